@@ -1,0 +1,250 @@
+//! Reading documents: detects the format from the content (magic bytes, then the extension), hands the bytes
+//! to the reader for that format, and returns the document's paragraphs in reading order.
+//!
+//! Readers return raw blocks; `finish` trims them, drops empty ones and refuses documents that give no
+//! usable paragraph, so every format ends in the same clean shape. Every failure is an [`ExtractError`]
+//! that says what is wrong with the file; [`extract_file`] wraps it with the path.
+
+pub mod docx;
+pub mod pdf;
+pub mod txt;
+
+use std::fmt;
+use std::path::Path;
+
+use serde::Serialize;
+
+use crate::error::{Error, Result};
+
+/// Files larger than this are refused before reading (a library document or a submission is text; 256 MiB
+/// of it is far beyond any thesis).
+pub const MAX_FILE_BYTES: u64 = 256 * 1024 * 1024;
+
+/// The document formats Tongwen reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Format {
+    Txt,
+    Docx,
+    Pdf,
+}
+
+impl Format {
+    /// The lower-case name stored in the library and shown to users.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Format::Txt => "txt",
+            Format::Docx => "docx",
+            Format::Pdf => "pdf",
+        }
+    }
+
+    /// Parse a stored name back.
+    pub fn from_name(name: &str) -> Option<Format> {
+        match name {
+            "txt" => Some(Format::Txt),
+            "docx" => Some(Format::Docx),
+            "pdf" => Some(Format::Pdf),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// What a block of text is in its document.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BlockKind {
+    /// Ordinary body text (also list items and table cells).
+    Body,
+    /// A heading (kept for a chapter breakdown; checked like body text).
+    Heading,
+}
+
+/// One paragraph as read from a document.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Block {
+    pub text: String,
+    pub kind: BlockKind,
+}
+
+impl Block {
+    pub fn body(text: impl Into<String>) -> Self {
+        Block {
+            text: text.into(),
+            kind: BlockKind::Body,
+        }
+    }
+
+    pub fn heading(text: impl Into<String>) -> Self {
+        Block {
+            text: text.into(),
+            kind: BlockKind::Heading,
+        }
+    }
+}
+
+/// A document's text, ready to be fingerprinted or checked.
+#[derive(Debug, Clone, Serialize)]
+pub struct Extracted {
+    pub format: Format,
+    /// The encoding a text file was decoded from (`None` for docx and pdf).
+    pub encoding: Option<&'static str>,
+    pub paragraphs: Vec<Block>,
+}
+
+/// How to read documents.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ExtractOptions {
+    /// Decode text files with this encoding instead of detecting it.
+    pub encoding: Option<&'static encoding_rs::Encoding>,
+}
+
+/// Why a file cannot be read. Shown to users after the file name, so each message is a plain sentence.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ExtractError {
+    #[error("the file is empty")]
+    EmptyFile,
+    #[error("the document contains no text")]
+    NoText,
+    #[error("the document has text but no paragraph Tongwen can check")]
+    NoParagraphs,
+    #[error("the file is {size} bytes, more than the limit of {limit} bytes")]
+    TooLarge { size: u64, limit: u64 },
+    #[error("unsupported file type: {0}")]
+    Unsupported(&'static str),
+    #[error("this is binary data, not text")]
+    Binary,
+    #[error("the text encoding could not be recognised; pass --encoding (e.g. gb18030, big5, utf-16le)")]
+    UnknownEncoding,
+    #[error("the text is not valid {encoding}")]
+    Malformed { encoding: &'static str },
+    #[error("corrupt Word document: {0}")]
+    CorruptDocx(String),
+    #[error("the Word document would unpack to {size} bytes (limit {limit}); refusing a possible zip bomb")]
+    ZipBomb { size: u64, limit: u64 },
+    #[error("corrupt PDF: {0}")]
+    CorruptPdf(String),
+    #[error("the PDF is encrypted with a password; remove the password and try again")]
+    EncryptedPdf,
+    #[error("the PDF has no text layer (a scanned document?); Tongwen does not do OCR")]
+    NoTextLayer,
+    #[error("the PDF's text cannot be decoded (fonts without a Unicode map); it would be checked as garbage")]
+    Garbled,
+}
+
+/// Read a file from disk and extract its paragraphs.
+pub fn extract_file(path: &Path, options: &ExtractOptions) -> Result<Extracted> {
+    let meta = std::fs::metadata(path).map_err(|e| Error::io(path, e))?;
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(Error::extract(
+            path,
+            ExtractError::TooLarge {
+                size: meta.len(),
+                limit: MAX_FILE_BYTES,
+            },
+        ));
+    }
+    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    let ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    extract_bytes(&bytes, ext.as_deref(), options).map_err(|e| Error::extract(path, e))
+}
+
+/// Extract paragraphs from a document held in memory. `extension` (lower case, no dot) is only a hint: the
+/// content decides.
+pub fn extract_bytes(
+    bytes: &[u8],
+    extension: Option<&str>,
+    options: &ExtractOptions,
+) -> Result<Extracted, ExtractError> {
+    if bytes.is_empty() {
+        return Err(ExtractError::EmptyFile);
+    }
+    let format = detect(bytes, extension)?;
+    let (encoding, blocks) = match format {
+        Format::Txt => {
+            let (encoding, blocks) = txt::extract(bytes, options.encoding)?;
+            (Some(encoding), blocks)
+        }
+        Format::Docx => (None, docx::extract(bytes)?),
+        Format::Pdf => (None, pdf::extract(bytes)?),
+    };
+    Ok(Extracted {
+        format,
+        encoding,
+        paragraphs: finish(blocks)?,
+    })
+}
+
+/// Decide the format from the bytes. Magic bytes win over the extension: a `.txt` that is really a PDF is
+/// read as a PDF, and a zip that is not a Word document is refused.
+pub fn detect(bytes: &[u8], extension: Option<&str>) -> Result<Format, ExtractError> {
+    let head = &bytes[..bytes.len().min(1024)];
+    if head.windows(5).any(|w| w == b"%PDF-") {
+        return Ok(Format::Pdf);
+    }
+    if bytes.starts_with(b"PK\x03\x04") || bytes.starts_with(b"PK\x05\x06") {
+        return if docx::looks_like_docx(bytes) {
+            Ok(Format::Docx)
+        } else {
+            Err(ExtractError::Unsupported(
+                "a zip archive that is not a Word .docx document",
+            ))
+        };
+    }
+    if bytes.starts_with(&[0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1]) {
+        return Err(ExtractError::Unsupported(
+            "an old binary Word .doc (or other OLE) file; save it as .docx",
+        ));
+    }
+    if bytes.starts_with(b"{\\rtf") {
+        return Err(ExtractError::Unsupported("RTF; save it as .docx"));
+    }
+    match extension {
+        Some("docx") => Err(ExtractError::CorruptDocx(
+            "not a zip archive (a .docx is a zip of XML parts)".into(),
+        )),
+        Some("pdf") => Err(ExtractError::CorruptPdf("no %PDF- header".into())),
+        _ => Ok(Format::Txt),
+    }
+}
+
+/// Whether a file name has an extension Tongwen reads (used when walking folders).
+pub fn is_supported_path(path: &Path) -> bool {
+    matches!(
+        path.extension()
+            .and_then(|e| e.to_str())
+            .map(str::to_ascii_lowercase)
+            .as_deref(),
+        Some("txt" | "docx" | "pdf" | "text" | "md")
+    )
+}
+
+/// Trim blocks, drop empty ones, and refuse documents with nothing left.
+fn finish(blocks: Vec<Block>) -> Result<Vec<Block>, ExtractError> {
+    let had_text = blocks.iter().any(|b| !b.text.trim().is_empty());
+    let out: Vec<Block> = blocks
+        .into_iter()
+        .filter_map(|b| {
+            let text = crate::text::clean_paragraph(&b.text);
+            (!text.is_empty()).then_some(Block { text, kind: b.kind })
+        })
+        .collect();
+    if out.is_empty() {
+        return Err(if had_text {
+            ExtractError::NoParagraphs
+        } else {
+            ExtractError::NoText
+        });
+    }
+    Ok(out)
+}
