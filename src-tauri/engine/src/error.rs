@@ -42,6 +42,9 @@ pub enum Error {
     /// A document id given by the user is not in the library.
     #[error("no document with id {0} in the library")]
     NoSuchDocument(i64),
+    /// The user cancelled a long operation.
+    #[error("cancelled")]
+    Cancelled,
     /// An option is out of its range.
     #[error("invalid setting: {0}")]
     InvalidSetting(&'static str),

@@ -5,8 +5,12 @@
 //! No GUI, no command-line parsing and no `anyhow` here: the `tongwen` command and the desktop shell are
 //! thin layers over this crate.
 
+pub mod check;
 pub mod error;
 pub mod extract;
+pub mod fingerprint;
+pub mod ingest;
+pub mod library;
 pub mod text;
 
 pub use error::{Error, Result};

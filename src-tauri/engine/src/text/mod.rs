@@ -1,9 +1,16 @@
-//! Text processing: cleaning paragraphs, splitting plain text into paragraphs, normalisation, and the
-//! token and character-unit streams that fingerprints and alignment are built from.
+//! Text processing: cleaning paragraphs, splitting plain text into paragraphs, normalisation, the word
+//! tokens the paragraph SimHash is built from, and the character/word units that shingles and span
+//! alignment work on.
 
+pub mod normalize;
 pub mod paragraphs;
+pub mod tokens;
+pub mod units;
 
+pub use normalize::{non_ws_chars, normalize};
 pub use paragraphs::split_plain_text;
+pub use tokens::Tokenizer;
+pub use units::{units, Unit};
 
 /// Clean one paragraph as read from a document: trim (including full-width indentation spaces) and turn
 /// internal line breaks and tabs into single spaces. The result is the text Tongwen stores and reports; all
@@ -11,19 +18,35 @@ pub use paragraphs::split_plain_text;
 pub fn clean_paragraph(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut pending_space = false;
-    for c in text.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}').chars() {
+    for c in text
+        .trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}')
+        .chars()
+    {
         if c == '\u{feff}' || c == '\u{200b}' {
             continue;
         }
-        if c == '\n' || c == '\r' || c == '\t' || c == '\u{000b}' || c == '\u{000c}' {
+        if matches!(c, '\n' | '\r' | '\t' | '\u{000b}' | '\u{000c}') {
             pending_space = true;
             continue;
         }
         if pending_space {
-            out.push(' ');
+            if !out.ends_with(' ') {
+                out.push(' ');
+            }
             pending_space = false;
         }
         out.push(c);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clean_paragraph_trims_indent_and_joins_lines() {
+        assert_eq!(clean_paragraph("\u{3000}\u{3000}第一行\n第二行 \r\n"), "第一行 第二行");
+        assert_eq!(clean_paragraph("\u{feff}a\tb"), "a b");
+    }
 }

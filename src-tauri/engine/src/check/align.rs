@@ -1,0 +1,279 @@
+//! Span alignment, the verification stage: finds which parts of a submission paragraph were copied from a
+//! library paragraph, tolerating small edits.
+//!
+//! Both paragraphs are unit sequences (`text::units`: CJK characters and words). The steps:
+//! 1. *Seeds*: maximal exact common runs of at least `seed` units (3 CJK characters or 2 words), found
+//!    through a hash table of the source's `seed`-grams.
+//! 2. *Chains*: seeds that follow each other in the same order in both paragraphs, each gap at most `gap`
+//!    units on either side, are chained (longest-path dynamic programming weighted by matched units).
+//!    A chain is one copied passage with its small insertions, deletions and substitutions bridged, like
+//!    WCopyfind's "imperfections to bridge".
+//! 3. The best chain is taken, its seeds removed, and the search repeats, so reordered sentences give one
+//!    chain each. A chain counts when it matches at least `min_match` units and at least half of the
+//!    submission units it spans.
+//!
+//! Results are unit ranges; `check` turns them into character offsets.
+
+use std::collections::HashMap;
+
+use crate::text::units::mostly_cjk;
+use crate::text::Unit;
+
+/// Alignment settings for one script family.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AlignParams {
+    /// Shortest exact run used as a seed, in units.
+    pub seed: usize,
+    /// Largest gap bridged between two seeds of one passage, in units, on each side.
+    pub gap: usize,
+    /// Fewest matched units for a passage to count.
+    pub min_match: usize,
+}
+
+/// Settings for CJK text (units are characters) and for other text (units are words).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AlignSettings {
+    pub cjk: AlignParams,
+    pub words: AlignParams,
+}
+
+impl Default for AlignSettings {
+    fn default() -> Self {
+        AlignSettings {
+            cjk: AlignParams {
+                seed: 3,
+                gap: 8,
+                min_match: 10,
+            },
+            words: AlignParams {
+                seed: 2,
+                gap: 4,
+                min_match: 6,
+            },
+        }
+    }
+}
+
+impl AlignSettings {
+    /// The parameters for a submission paragraph, by its dominant script.
+    pub fn for_units(&self, units: &[Unit]) -> AlignParams {
+        if mostly_cjk(units) {
+            self.cjk
+        } else {
+            self.words
+        }
+    }
+}
+
+/// One aligned passage: `[start, end)` unit ranges in the submission (`q`) and the source (`s`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Segment {
+    pub q_start: usize,
+    pub q_end: usize,
+    pub s_start: usize,
+    pub s_end: usize,
+    /// Units matched exactly inside the passage.
+    pub matched: usize,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Seed {
+    i: usize,
+    j: usize,
+    len: usize,
+}
+
+/// Most seeds considered per pair (repetitive text could otherwise make the quadratic chaining slow).
+const MAX_SEEDS: usize = 4096;
+/// How many earlier seeds a seed may be chained to.
+const CHAIN_WINDOW: usize = 128;
+
+/// Align a submission paragraph with a source paragraph. Segments are sorted by submission position.
+pub fn align(q: &[Unit], s: &[Unit], params: &AlignParams) -> Vec<Segment> {
+    let seeds = seeds(q, s, params.seed.max(1));
+    let mut segments = chains(&seeds, params);
+    segments.sort_by_key(|g| (g.q_start, g.s_start));
+    segments
+}
+
+fn gram_key(units: &[Unit]) -> u64 {
+    units.iter().fold(0x9E37_79B9_7F4A_7C15u64, |acc, u| {
+        (acc.rotate_left(23) ^ u.hash).wrapping_mul(0x2545_F491_4F6C_DD1D)
+    })
+}
+
+/// Maximal exact common runs of at least `k` units.
+fn seeds(q: &[Unit], s: &[Unit], k: usize) -> Vec<Seed> {
+    if q.len() < k || s.len() < k {
+        return Vec::new();
+    }
+    let mut grams: HashMap<u64, Vec<usize>> = HashMap::with_capacity(s.len());
+    for j in 0..=s.len() - k {
+        grams.entry(gram_key(&s[j..j + k])).or_default().push(j);
+    }
+    let eq = |i: usize, j: usize| q[i].hash == s[j].hash;
+    let mut out = Vec::new();
+    for i in 0..=q.len() - k {
+        let Some(js) = grams.get(&gram_key(&q[i..i + k])) else {
+            continue;
+        };
+        for &j in js {
+            if i > 0 && j > 0 && eq(i - 1, j - 1) {
+                continue; // not left-maximal: part of a seed found earlier
+            }
+            let mut len = 0;
+            while i + len < q.len() && j + len < s.len() && eq(i + len, j + len) {
+                len += 1;
+            }
+            if len >= k {
+                out.push(Seed { i, j, len });
+                if out.len() >= MAX_SEEDS {
+                    return out;
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Repeatedly extract the heaviest chain of collinear seeds.
+fn chains(seeds: &[Seed], params: &AlignParams) -> Vec<Segment> {
+    let mut seeds: Vec<Seed> = seeds.to_vec();
+    seeds.sort_by_key(|s| (s.i, s.j));
+    let n = seeds.len();
+    let mut used = vec![false; n];
+    let mut out = Vec::new();
+    let mut score = vec![0usize; n];
+    let mut prev: Vec<Option<usize>> = vec![None; n];
+    loop {
+        let mut best: Option<usize> = None;
+        for b in 0..n {
+            if used[b] {
+                continue;
+            }
+            let sb = seeds[b];
+            score[b] = sb.len;
+            prev[b] = None;
+            for a in (b.saturating_sub(CHAIN_WINDOW)..b).rev() {
+                if used[a] {
+                    continue;
+                }
+                let sa = seeds[a];
+                let (a_qend, a_send) = (sa.i + sa.len, sa.j + sa.len);
+                if a_qend > sb.i || a_send > sb.j {
+                    continue;
+                }
+                let (gq, gs) = (sb.i - a_qend, sb.j - a_send);
+                if gq > params.gap || gs > params.gap {
+                    continue;
+                }
+                if score[a] + sb.len > score[b] {
+                    score[b] = score[a] + sb.len;
+                    prev[b] = Some(a);
+                }
+            }
+            if best.is_none_or(|x| score[b] > score[x]) {
+                best = Some(b);
+            }
+        }
+        let Some(end) = best else { break };
+        if score[end] < params.min_match {
+            break;
+        }
+        let mut first = end;
+        let mut cur = Some(end);
+        while let Some(c) = cur {
+            used[c] = true;
+            first = c;
+            cur = prev[c];
+        }
+        let (f, l) = (seeds[first], seeds[end]);
+        let seg = Segment {
+            q_start: f.i,
+            q_end: l.i + l.len,
+            s_start: f.j,
+            s_end: l.j + l.len,
+            matched: score[end],
+        };
+        // Each part of the submission belongs to one passage: seeds inside this passage's submission
+        // range (repeats of a phrase elsewhere in the source) are spent with it.
+        for (k, sd) in seeds.iter().enumerate() {
+            if sd.i < seg.q_end && sd.i + sd.len > seg.q_start {
+                used[k] = true;
+            }
+        }
+        if seg.matched * 2 >= seg.q_end - seg.q_start {
+            out.push(seg);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::text::units;
+
+    fn covered(q: &str, s: &str) -> (Vec<Segment>, f64) {
+        let (qu, su) = (units(q), units(s));
+        let params = AlignSettings::default().for_units(&qu);
+        let segs = align(&qu, &su, &params);
+        let mut hit = vec![false; qu.len()];
+        for g in &segs {
+            hit[g.q_start..g.q_end].iter_mut().for_each(|h| *h = true);
+        }
+        let share = hit.iter().filter(|h| **h).count() as f64 / qu.len() as f64;
+        (segs, share)
+    }
+
+    const ZH: &str = "如果你想成为一名好的维护者，你应该定期检查 Debian 错误跟踪系统中你的软件包的错误报告。错误跟踪系统包含了针对你的软件包的所有未解决的错误。";
+    const EN: &str = "If you want to be a good maintainer, you should periodically check the Debian bug tracking system for your packages. The BTS contains all the open bugs against your packages.";
+
+    #[test]
+    fn exact_copy_is_fully_covered() {
+        let (segs, share) = covered(ZH, ZH);
+        assert_eq!(segs.len(), 1);
+        assert_eq!(share, 1.0);
+        assert_eq!(covered(EN, EN).1, 1.0);
+    }
+
+    #[test]
+    fn insertion_deletion_and_substitution_are_bridged() {
+        // zh: a few characters substituted, one inserted, one deleted.
+        let edited = "如果你想成为一位好的维护者，你需要定期检查 Debian 错误追踪系统中你软件包的错误报告。错误跟踪系统包含了针对你的软件包的全部未解决错误。";
+        let (segs, share) = covered(edited, ZH);
+        assert!(share > 0.9, "{share} {segs:?}");
+        assert_eq!(segs.len(), 1, "one passage: {segs:?}");
+        // en: words inserted, deleted, substituted.
+        let edited = "If you really want to be a good maintainer, you must periodically check the Debian bug tracking system for packages. The BTS contains all open bugs filed against your packages.";
+        let (segs, share) = covered(edited, EN);
+        assert!(share > 0.9, "{share} {segs:?}");
+        assert_eq!(segs.len(), 1, "{segs:?}");
+    }
+
+    #[test]
+    fn reordered_sentences_give_one_passage_each() {
+        let reordered = "The BTS contains all the open bugs against your packages. If you want to be a good maintainer, you should periodically check the Debian bug tracking system for your packages.";
+        let (segs, share) = covered(reordered, EN);
+        assert_eq!(segs.len(), 2, "{segs:?}");
+        assert_eq!(share, 1.0);
+        assert!(segs[0].s_start > segs[1].s_start, "first passage comes from later in the source");
+    }
+
+    #[test]
+    fn partial_copy_covers_only_the_copied_part() {
+        let q = format!("{EN} Poly-polygons are used mainly to place logos and special graphic shapes on a drawing sheet made by the editor.");
+        let (_, share) = covered(&q, EN);
+        let copied = units(EN).len() as f64 / units(&q).len() as f64;
+        assert!((share - copied).abs() < 0.05, "{share} vs {copied}");
+    }
+
+    #[test]
+    fn unrelated_text_on_the_same_topic_is_not_matched() {
+        let other = "Debian 的软件包由维护者上传到归档中，上传之前应当使用 lintian 检查软件包是否符合政策的要求。";
+        let (segs, share) = covered(other, ZH);
+        assert!(segs.is_empty(), "{segs:?} {share}");
+        let other = "Every package in Debian has a maintainer who should read the bug reports filed against it and answer the users who sent them.";
+        assert!(covered(other, EN).0.is_empty());
+    }
+}

@@ -1,0 +1,287 @@
+//! Checking a submission against the library (the read path).
+//!
+//! Two methods:
+//! - [`Method::Verified`] (default): a shortlist of library paragraphs sharing character/word shingles
+//!   with the submission paragraph (`index`), then span alignment (`align`) that finds the copied passages.
+//!   Similarity is *containment*: the share of the submission paragraph's non-whitespace characters that
+//!   lie in passages copied from that source.
+//! - [`Method::Simhash`]: the seed method, paragraph SimHash only; similarity is `1 - hamming / 64` and
+//!   no spans are found.
+//!
+//! Either way every match also carries the seed fingerprint's Hamming distance. The checker keeps every
+//! match it verified (up to [`CheckSettings::keep`] per paragraph); the threshold and `--top` are applied
+//! when the report is built, so the desktop app can re-filter without re-checking.
+
+pub mod align;
+pub mod index;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::error::Result;
+use crate::fingerprint::{hamming, shingles, similarity, Fingerprinter};
+use crate::library::{Library, SourceParagraph};
+use crate::text::{units, Unit};
+
+pub use align::{AlignParams, AlignSettings};
+pub use index::Index;
+
+/// How paragraphs are compared.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Method {
+    /// Shingle shortlist + span alignment; similarity = copied share of the paragraph.
+    #[default]
+    Verified,
+    /// Paragraph SimHash only (the seed papers' method); similarity = 1 - hamming/64.
+    Simhash,
+}
+
+/// Checker settings.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CheckSettings {
+    pub method: Method,
+    /// Library paragraphs verified per submission paragraph.
+    pub candidates: usize,
+    /// Matches kept per submission paragraph (before the report's threshold and `--top`).
+    pub keep: usize,
+    pub align: AlignSettings,
+}
+
+impl Default for CheckSettings {
+    fn default() -> Self {
+        CheckSettings {
+            method: Method::Verified,
+            candidates: 32,
+            keep: 10,
+            align: AlignSettings::default(),
+        }
+    }
+}
+
+/// A copied passage: `[start, end)` character offsets (Unicode scalar values) into the submission
+/// paragraph and into the source paragraph.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct SpanPair {
+    pub submission: [usize; 2],
+    pub source: [usize; 2],
+}
+
+/// A library paragraph found for a submission paragraph.
+#[derive(Debug, Clone)]
+pub struct Match {
+    pub source: Arc<SourceParagraph>,
+    /// In [0, 1]: copied share (verified) or 1 - hamming/64 (simhash).
+    pub similarity: f64,
+    /// Hamming distance between the two paragraph SimHashes.
+    pub hamming: u32,
+    pub spans: Vec<SpanPair>,
+}
+
+/// One submission paragraph and what was found for it, best first.
+#[derive(Debug, Clone)]
+pub struct ParagraphResult {
+    pub text: String,
+    pub matches: Vec<Match>,
+}
+
+/// Checks documents against an open library.
+pub struct Checker<'a> {
+    library: &'a Library,
+    index: &'a Index,
+    fingerprinter: &'a Fingerprinter,
+    settings: CheckSettings,
+}
+
+struct Prepared {
+    units: Vec<Unit>,
+    simhash: u64,
+    candidates: Vec<index::Slot>,
+}
+
+impl<'a> Checker<'a> {
+    pub fn new(
+        library: &'a Library,
+        index: &'a Index,
+        fingerprinter: &'a Fingerprinter,
+        settings: CheckSettings,
+    ) -> Self {
+        Checker {
+            library,
+            index,
+            fingerprinter,
+            settings,
+        }
+    }
+
+    /// Check a document's paragraphs.
+    pub fn check(&self, paragraphs: &[String]) -> Result<Vec<ParagraphResult>> {
+        let settings = self.settings;
+        // 1. Fingerprint the submission and shortlist candidates (parallel, no database access).
+        let prepared: Vec<Prepared> = paragraphs
+            .par_iter()
+            .map(|text| {
+                let units = units(text);
+                let simhash = self.fingerprinter.simhash(text);
+                let candidates = match settings.method {
+                    Method::Verified => {
+                        let keys = shingles::shingles(&units);
+                        let min_shared = if keys.len() >= 4 { 2 } else { 1 };
+                        self.index
+                            .shortlist(&keys, min_shared, settings.candidates)
+                            .into_iter()
+                            .map(|(slot, _)| slot)
+                            .collect()
+                    }
+                    Method::Simhash => self
+                        .index
+                        .nearest(simhash, 64, settings.keep)
+                        .into_iter()
+                        .map(|(slot, _)| slot)
+                        .collect(),
+                };
+                Prepared {
+                    units,
+                    simhash,
+                    candidates,
+                }
+            })
+            .collect();
+
+        // 2. Fetch the candidates' texts once each (sequential: one SQLite connection).
+        let mut sources: HashMap<index::Slot, (Arc<SourceParagraph>, Vec<Unit>)> = HashMap::new();
+        for p in &prepared {
+            for &slot in &p.candidates {
+                if sources.contains_key(&slot) {
+                    continue;
+                }
+                if let Some(src) = self.library.source_paragraph(self.index.paragraph_id(slot))? {
+                    let u = match settings.method {
+                        Method::Verified => units(&src.text),
+                        Method::Simhash => Vec::new(),
+                    };
+                    sources.insert(slot, (Arc::new(src), u));
+                }
+            }
+        }
+
+        // 3. Verify (parallel).
+        let results = paragraphs
+            .par_iter()
+            .zip(prepared.par_iter())
+            .map(|(text, p)| {
+                let mut matches: Vec<Match> = p
+                    .candidates
+                    .iter()
+                    .filter_map(|slot| {
+                        let (src, src_units) = sources.get(slot)?;
+                        let h = hamming(p.simhash, self.index.simhash(*slot));
+                        match settings.method {
+                            Method::Simhash => Some(Match {
+                                source: Arc::clone(src),
+                                similarity: similarity(h),
+                                hamming: h,
+                                spans: Vec::new(),
+                            }),
+                            Method::Verified => {
+                                verify(text, &p.units, src_units, &settings.align).map(
+                                    |(similarity, spans)| Match {
+                                        source: Arc::clone(src),
+                                        similarity,
+                                        hamming: h,
+                                        spans,
+                                    },
+                                )
+                            }
+                        }
+                    })
+                    .collect();
+                matches.sort_by(|a, b| {
+                    b.similarity
+                        .total_cmp(&a.similarity)
+                        .then(a.hamming.cmp(&b.hamming))
+                        .then(a.source.paragraph_id.cmp(&b.source.paragraph_id))
+                });
+                matches.truncate(settings.keep);
+                ParagraphResult {
+                    text: text.clone(),
+                    matches,
+                }
+            })
+            .collect();
+        Ok(results)
+    }
+}
+
+/// Align and measure: the copied share of the submission paragraph and the copied spans, or `None` when
+/// nothing was copied.
+fn verify(
+    text: &str,
+    q: &[Unit],
+    s: &[Unit],
+    settings: &AlignSettings,
+) -> Option<(f64, Vec<SpanPair>)> {
+    let params = settings.for_units(q);
+    let segments = align::align(q, s, &params);
+    if segments.is_empty() {
+        return None;
+    }
+    let spans: Vec<SpanPair> = segments
+        .iter()
+        .map(|g| SpanPair {
+            submission: [q[g.q_start].start as usize, q[g.q_end - 1].end as usize],
+            source: [s[g.s_start].start as usize, s[g.s_end - 1].end as usize],
+        })
+        .collect();
+    let ranges: Vec<[usize; 2]> = spans.iter().map(|s| s.submission).collect();
+    let share = covered_share(text, &ranges);
+    Some((share, spans))
+}
+
+/// Share of `text`'s non-whitespace characters inside the union of character ranges.
+pub fn covered_share(text: &str, ranges: &[[usize; 2]]) -> f64 {
+    let (covered, total) = covered_chars(text, ranges);
+    if total == 0 {
+        0.0
+    } else {
+        covered as f64 / total as f64
+    }
+}
+
+/// (non-whitespace characters inside the union of ranges, all non-whitespace characters).
+pub fn covered_chars(text: &str, ranges: &[[usize; 2]]) -> (usize, usize) {
+    let mut sorted: Vec<[usize; 2]> = ranges.to_vec();
+    sorted.sort_unstable();
+    let mut covered = 0;
+    let mut total = 0;
+    let mut r = 0;
+    for (i, c) in text.chars().enumerate() {
+        if c.is_whitespace() {
+            continue;
+        }
+        total += 1;
+        while r < sorted.len() && sorted[r][1] <= i {
+            r += 1;
+        }
+        if sorted[r..].iter().take_while(|x| x[0] <= i).any(|x| i < x[1]) {
+            covered += 1;
+        }
+    }
+    (covered, total)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn covered_chars_counts_union_without_whitespace() {
+        let text = "ab cd ef";
+        assert_eq!(covered_chars(text, &[[0, 4], [3, 5]]), (4, 6));
+        assert_eq!(covered_chars(text, &[]), (0, 6));
+        assert_eq!(covered_chars(text, &[[0, 100]]), (6, 6));
+    }
+}

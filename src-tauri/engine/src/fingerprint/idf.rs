@@ -1,0 +1,75 @@
+//! The reference IDF table. Weights must not depend on what the library holds, or every stored fingerprint
+//! would go stale as documents are added; so IDF comes from a fixed table: jieba's `idf.txt` (270k words,
+//! from a large general Chinese corpus), copied into `assets/idf/jieba-idf.txt.gz` and versioned with the
+//! fingerprint definition. A word missing from the table (most English words, new terms) gets the table's
+//! median IDF, as jieba's own TF-IDF extractor does.
+
+use std::collections::HashMap;
+use std::io::Read;
+use std::sync::OnceLock;
+
+const IDF_GZ: &[u8] = include_bytes!("../../../../assets/idf/jieba-idf.txt.gz");
+
+/// The IDF table and its default for unknown words.
+#[derive(Debug)]
+pub struct IdfTable {
+    idf: HashMap<String, f32>,
+    median: f32,
+}
+
+impl IdfTable {
+    /// The embedded table, decompressed and parsed once per process.
+    pub fn embedded() -> &'static IdfTable {
+        static TABLE: OnceLock<IdfTable> = OnceLock::new();
+        TABLE.get_or_init(|| {
+            let mut text = String::new();
+            // OK because the table is compiled into the binary and checked by the tests below: a failure
+            // here is a build defect, not something a user's input can cause.
+            flate2::read::GzDecoder::new(IDF_GZ)
+                .read_to_string(&mut text)
+                .expect("embedded IDF table is valid gzip'd UTF-8");
+            IdfTable::parse(&text)
+        })
+    }
+
+    /// Parse `word idf` lines.
+    pub fn parse(text: &str) -> IdfTable {
+        let mut idf = HashMap::with_capacity(300_000);
+        for line in text.lines() {
+            let mut parts = line.split_whitespace();
+            if let (Some(word), Some(value)) = (parts.next(), parts.next()) {
+                if let Ok(v) = value.parse::<f32>() {
+                    idf.insert(word.to_owned(), v);
+                }
+            }
+        }
+        let mut values: Vec<f32> = idf.values().copied().collect();
+        values.sort_by(f32::total_cmp);
+        let median = values.get(values.len() / 2).copied().unwrap_or(1.0);
+        IdfTable { idf, median }
+    }
+
+    /// IDF of a (normalised) word, or the median for unknown words.
+    pub fn idf(&self, word: &str) -> f32 {
+        self.idf.get(word).copied().unwrap_or(self.median)
+    }
+
+    /// The default IDF for unknown words.
+    pub fn median(&self) -> f32 {
+        self.median
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn embedded_table_loads_and_ranks_rare_words_higher() {
+        let t = IdfTable::embedded();
+        assert!(t.idf.len() > 250_000);
+        assert!(t.idf("生化学") > t.idf("中国"));
+        assert_eq!(t.idf("debian-unknown-word"), t.median());
+        assert!(t.median() > 5.0 && t.median() < 15.0, "{}", t.median());
+    }
+}

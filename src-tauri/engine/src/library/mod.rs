@@ -1,0 +1,397 @@
+//! The local library: an SQLite database of documents and their paragraphs with stored fingerprints. All
+//! SQL of the engine lives in this module. Every change (adding a document, removing documents,
+//! re-fingerprinting) is one transaction, so an interrupted run never leaves a half-written document.
+//!
+//! The write path prepares documents outside the database (`ingest`), the read path loads the compact
+//! fingerprints once at open (`load_prints`) and fetches texts only for reported matches.
+
+pub mod schema;
+
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use rusqlite::{params, Connection, OptionalExtension};
+use serde::Serialize;
+
+use crate::error::{Error, Result};
+use crate::extract::{BlockKind, Format};
+use crate::fingerprint::{shingles, Fingerprinter, FINGERPRINT_VERSION};
+
+/// File name of the library inside the data directory.
+pub const DEFAULT_FILE_NAME: &str = "library.sqlite";
+
+/// The default library location: `<platform data dir>/tongwen/library.sqlite` (on Linux
+/// `~/.local/share/tongwen/library.sqlite`).
+pub fn default_path() -> Option<PathBuf> {
+    dirs::data_dir().map(|d| d.join("tongwen").join(DEFAULT_FILE_NAME))
+}
+
+/// A document as listed in the library.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DocumentInfo {
+    pub id: i64,
+    pub title: String,
+    pub path: String,
+    pub format: String,
+    pub content_hash: String,
+    pub bytes: u64,
+    pub paragraphs: u64,
+    pub chars: u64,
+    /// Seconds since the Unix epoch.
+    pub added_at: i64,
+}
+
+/// A paragraph ready to be stored.
+#[derive(Debug, Clone)]
+pub struct NewParagraph {
+    pub text: String,
+    pub kind: BlockKind,
+    pub chars: u64,
+    pub simhash: u64,
+    pub shingles: Vec<u32>,
+}
+
+/// A document ready to be stored (built by `ingest::prepare`).
+#[derive(Debug, Clone)]
+pub struct NewDocument {
+    pub title: String,
+    pub path: String,
+    pub format: Format,
+    pub bytes: u64,
+    /// xxh3-128 of the paragraph texts: the same content read from a .docx and a .pdf is one document.
+    pub content_hash: String,
+    pub paragraphs: Vec<NewParagraph>,
+}
+
+/// What adding a document did.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum AddOutcome {
+    Added(DocumentInfo),
+    /// The same content is already in the library (perhaps under another name).
+    AlreadyPresent(DocumentInfo),
+}
+
+/// A paragraph's fingerprints as loaded for checking.
+#[derive(Debug, Clone)]
+pub struct StoredPrint {
+    pub paragraph_id: i64,
+    pub document_id: i64,
+    pub simhash: u64,
+    pub shingles: Vec<u32>,
+}
+
+/// A library paragraph with its document, as shown in reports.
+#[derive(Debug, Clone, Serialize)]
+pub struct SourceParagraph {
+    pub paragraph_id: i64,
+    pub document_id: i64,
+    pub document_title: String,
+    pub document_path: String,
+    pub index: u32,
+    pub text: String,
+}
+
+/// An open library.
+#[derive(Debug)]
+pub struct Library {
+    conn: Connection,
+    path: PathBuf,
+}
+
+impl Library {
+    /// Open (creating if needed) the library at `path`, migrate its schema, and re-fingerprint any
+    /// paragraph stored with another fingerprint version.
+    pub fn open(path: &Path, fingerprinter: &Fingerprinter) -> Result<Library> {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+        }
+        let conn = Connection::open(path).map_err(|e| db(path, e))?;
+        let mut lib = Library {
+            conn,
+            path: path.to_path_buf(),
+        };
+        lib.init()?;
+        lib.refingerprint_stale(fingerprinter)?;
+        Ok(lib)
+    }
+
+    /// An in-memory library (tests, benchmarks).
+    pub fn in_memory() -> Result<Library> {
+        let path = PathBuf::from(":memory:");
+        let conn = Connection::open_in_memory().map_err(|e| db(&path, e))?;
+        let mut lib = Library { conn, path };
+        lib.init()?;
+        Ok(lib)
+    }
+
+    fn init(&mut self) -> Result<()> {
+        let path = self.path.clone();
+        self.conn
+            .execute_batch(
+                "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;
+                 PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;",
+            )
+            .map_err(|e| db(&path, e))?;
+        let found = schema::version(&self.conn).map_err(|e| db(&path, e))?;
+        if found > schema::SCHEMA_VERSION {
+            return Err(Error::SchemaTooNew {
+                path,
+                found,
+                supported: schema::SCHEMA_VERSION,
+            });
+        }
+        schema::migrate(&mut self.conn).map_err(|e| db(&path, e))
+    }
+
+    /// Where the library lives.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Number of paragraphs whose fingerprints were made by another version of the definition.
+    pub fn stale_paragraphs(&self) -> Result<u64> {
+        self.conn
+            .query_row(
+                "SELECT COUNT(*) FROM paragraphs WHERE algo != ?1",
+                [FINGERPRINT_VERSION],
+                |r| r.get::<_, i64>(0),
+            )
+            .map(|n| n as u64)
+            .map_err(|e| db(&self.path, e))
+    }
+
+    /// Recompute the fingerprints of stale paragraphs, in one transaction.
+    pub fn refingerprint_stale(&mut self, fingerprinter: &Fingerprinter) -> Result<u64> {
+        if self.stale_paragraphs()? == 0 {
+            return Ok(0);
+        }
+        let path = self.path.clone();
+        let tx = self.conn.transaction().map_err(|e| db(&path, e))?;
+        let stale: Vec<(i64, String)> = {
+            let mut stmt = tx
+                .prepare("SELECT id, text FROM paragraphs WHERE algo != ?1")
+                .map_err(|e| db(&path, e))?;
+            let rows = stmt
+                .query_map([FINGERPRINT_VERSION], |r| Ok((r.get(0)?, r.get(1)?)))
+                .map_err(|e| db(&path, e))?;
+            rows.collect::<rusqlite::Result<_>>()
+                .map_err(|e| db(&path, e))?
+        };
+        {
+            let mut update = tx
+                .prepare("UPDATE paragraphs SET simhash = ?2, shingles = ?3, algo = ?4 WHERE id = ?1")
+                .map_err(|e| db(&path, e))?;
+            for (id, text) in &stale {
+                let print = fingerprinter.paragraph(text);
+                update
+                    .execute(params![
+                        id,
+                        print.simhash as i64,
+                        shingles::encode(&print.shingles),
+                        FINGERPRINT_VERSION
+                    ])
+                    .map_err(|e| db(&path, e))?;
+            }
+        }
+        tx.commit().map_err(|e| db(&path, e))?;
+        Ok(stale.len() as u64)
+    }
+
+    /// Add one document in one transaction. Content already present is reported, not added again.
+    pub fn add(&mut self, doc: &NewDocument) -> Result<AddOutcome> {
+        let path = self.path.clone();
+        let tx = self.conn.transaction().map_err(|e| db(&path, e))?;
+        if let Some(existing) = find_by_hash(&tx, &doc.content_hash).map_err(|e| db(&path, e))? {
+            return Ok(AddOutcome::AlreadyPresent(existing));
+        }
+        let chars: u64 = doc.paragraphs.iter().map(|p| p.chars).sum();
+        tx.execute(
+            "INSERT INTO documents (title, path, format, content_hash, bytes, paragraphs, chars, added_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            params![
+                doc.title,
+                doc.path,
+                doc.format.as_str(),
+                doc.content_hash,
+                doc.bytes as i64,
+                doc.paragraphs.len() as i64,
+                chars as i64,
+                now()
+            ],
+        )
+        .map_err(|e| db(&path, e))?;
+        let id = tx.last_insert_rowid();
+        {
+            let mut insert = tx
+                .prepare(
+                    "INSERT INTO paragraphs (document_id, idx, kind, text, chars, simhash, shingles, algo)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                )
+                .map_err(|e| db(&path, e))?;
+            for (idx, p) in doc.paragraphs.iter().enumerate() {
+                insert
+                    .execute(params![
+                        id,
+                        idx as i64,
+                        kind_name(p.kind),
+                        p.text,
+                        p.chars as i64,
+                        p.simhash as i64,
+                        shingles::encode(&p.shingles),
+                        FINGERPRINT_VERSION
+                    ])
+                    .map_err(|e| db(&path, e))?;
+            }
+        }
+        let info = document_by_id(&tx, id)
+            .map_err(|e| db(&path, e))?
+            .ok_or(Error::NoSuchDocument(id))?;
+        tx.commit().map_err(|e| db(&path, e))?;
+        Ok(AddOutcome::Added(info))
+    }
+
+    /// All documents, oldest first.
+    pub fn list(&self) -> Result<Vec<DocumentInfo>> {
+        let mut stmt = self
+            .conn
+            .prepare(&format!("SELECT {DOC_COLUMNS} FROM documents ORDER BY id"))
+            .map_err(|e| db(&self.path, e))?;
+        let rows = stmt.query_map([], doc_row).map_err(|e| db(&self.path, e))?;
+        rows.collect::<rusqlite::Result<_>>()
+            .map_err(|e| db(&self.path, e))
+    }
+
+    /// Remove documents (and their paragraphs) in one transaction. If any id is unknown nothing is
+    /// removed.
+    pub fn remove(&mut self, ids: &[i64]) -> Result<Vec<DocumentInfo>> {
+        let path = self.path.clone();
+        let tx = self.conn.transaction().map_err(|e| db(&path, e))?;
+        let mut removed = Vec::with_capacity(ids.len());
+        for &id in ids {
+            let info = document_by_id(&tx, id)
+                .map_err(|e| db(&path, e))?
+                .ok_or(Error::NoSuchDocument(id))?;
+            tx.execute("DELETE FROM documents WHERE id = ?1", [id])
+                .map_err(|e| db(&path, e))?;
+            removed.push(info);
+        }
+        tx.commit().map_err(|e| db(&path, e))?;
+        Ok(removed)
+    }
+
+    /// Totals: (documents, paragraphs, characters).
+    pub fn totals(&self) -> Result<(u64, u64, u64)> {
+        self.conn
+            .query_row(
+                "SELECT COUNT(*), COALESCE(SUM(paragraphs), 0), COALESCE(SUM(chars), 0) FROM documents",
+                [],
+                |r| {
+                    Ok((
+                        r.get::<_, i64>(0)? as u64,
+                        r.get::<_, i64>(1)? as u64,
+                        r.get::<_, i64>(2)? as u64,
+                    ))
+                },
+            )
+            .map_err(|e| db(&self.path, e))
+    }
+
+    /// Every paragraph's fingerprints, in paragraph id order (the read path loads these once at open).
+    pub fn load_prints(&self) -> Result<Vec<StoredPrint>> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT id, document_id, simhash, shingles FROM paragraphs ORDER BY id")
+            .map_err(|e| db(&self.path, e))?;
+        let rows = stmt
+            .query_map([], |r| {
+                Ok(StoredPrint {
+                    paragraph_id: r.get(0)?,
+                    document_id: r.get(1)?,
+                    simhash: r.get::<_, i64>(2)? as u64,
+                    shingles: shingles::decode(r.get_ref(3)?.as_blob()?),
+                })
+            })
+            .map_err(|e| db(&self.path, e))?;
+        rows.collect::<rusqlite::Result<_>>()
+            .map_err(|e| db(&self.path, e))
+    }
+
+    /// A library paragraph with its document's title and path.
+    pub fn source_paragraph(&self, paragraph_id: i64) -> Result<Option<SourceParagraph>> {
+        let mut stmt = self
+            .conn
+            .prepare_cached(
+                "SELECT p.id, p.document_id, d.title, d.path, p.idx, p.text
+                 FROM paragraphs p JOIN documents d ON d.id = p.document_id WHERE p.id = ?1",
+            )
+            .map_err(|e| db(&self.path, e))?;
+        stmt.query_row([paragraph_id], |r| {
+            Ok(SourceParagraph {
+                paragraph_id: r.get(0)?,
+                document_id: r.get(1)?,
+                document_title: r.get(2)?,
+                document_path: r.get(3)?,
+                index: r.get::<_, i64>(4)? as u32,
+                text: r.get(5)?,
+            })
+        })
+        .optional()
+        .map_err(|e| db(&self.path, e))
+    }
+}
+
+const DOC_COLUMNS: &str = "id, title, path, format, content_hash, bytes, paragraphs, chars, added_at";
+
+fn doc_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<DocumentInfo> {
+    Ok(DocumentInfo {
+        id: r.get(0)?,
+        title: r.get(1)?,
+        path: r.get(2)?,
+        format: r.get(3)?,
+        content_hash: r.get(4)?,
+        bytes: r.get::<_, i64>(5)? as u64,
+        paragraphs: r.get::<_, i64>(6)? as u64,
+        chars: r.get::<_, i64>(7)? as u64,
+        added_at: r.get(8)?,
+    })
+}
+
+fn document_by_id(conn: &Connection, id: i64) -> rusqlite::Result<Option<DocumentInfo>> {
+    conn.query_row(
+        &format!("SELECT {DOC_COLUMNS} FROM documents WHERE id = ?1"),
+        [id],
+        doc_row,
+    )
+    .optional()
+}
+
+fn find_by_hash(conn: &Connection, hash: &str) -> rusqlite::Result<Option<DocumentInfo>> {
+    conn.query_row(
+        &format!("SELECT {DOC_COLUMNS} FROM documents WHERE content_hash = ?1"),
+        [hash],
+        doc_row,
+    )
+    .optional()
+}
+
+fn kind_name(kind: BlockKind) -> &'static str {
+    match kind {
+        BlockKind::Body => "body",
+        BlockKind::Heading => "heading",
+    }
+}
+
+fn now() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or(0)
+}
+
+fn db(path: &Path, source: rusqlite::Error) -> Error {
+    Error::Database {
+        path: path.to_path_buf(),
+        source,
+    }
+}

@@ -1,0 +1,88 @@
+//! The library's schema and its migrations: numbered steps tracked in SQLite's `user_version`, each
+//! applied in its own transaction together with the version bump, so a failed migration leaves the
+//! database as it was. PRAGMAs are set on open (see `super::Library::open`), never here.
+
+use rusqlite::{Connection, Transaction};
+
+/// Migrations in order; `MIGRATIONS[i]` takes the schema from version `i` to `i + 1`.
+pub const MIGRATIONS: &[&str] = &[
+    // 1: documents and their paragraphs with both fingerprints.
+    "CREATE TABLE documents (
+        id           INTEGER PRIMARY KEY,
+        title        TEXT    NOT NULL,
+        path         TEXT    NOT NULL,
+        format       TEXT    NOT NULL,
+        content_hash TEXT    NOT NULL UNIQUE,
+        bytes        INTEGER NOT NULL,
+        paragraphs   INTEGER NOT NULL,
+        chars        INTEGER NOT NULL,
+        added_at     INTEGER NOT NULL
+    );
+    CREATE TABLE paragraphs (
+        id          INTEGER PRIMARY KEY,
+        document_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+        idx         INTEGER NOT NULL,
+        kind        TEXT    NOT NULL,
+        text        TEXT    NOT NULL,
+        chars       INTEGER NOT NULL,
+        simhash     INTEGER NOT NULL,
+        shingles    BLOB    NOT NULL,
+        algo        INTEGER NOT NULL,
+        UNIQUE (document_id, idx)
+    );
+    CREATE INDEX paragraphs_by_algo ON paragraphs(algo);",
+];
+
+/// The schema version this build writes.
+pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
+
+/// Current `user_version` of a database.
+pub fn version(conn: &Connection) -> rusqlite::Result<i64> {
+    conn.query_row("PRAGMA user_version", [], |r| r.get(0))
+}
+
+/// Apply every migration above the database's version. Each step commits on its own.
+pub fn migrate(conn: &mut Connection) -> rusqlite::Result<()> {
+    let from = version(conn)?;
+    for (i, sql) in MIGRATIONS.iter().enumerate().skip(from.max(0) as usize) {
+        let tx = conn.transaction()?;
+        apply(&tx, sql, i as i64 + 1)?;
+        tx.commit()?;
+    }
+    Ok(())
+}
+
+fn apply(tx: &Transaction<'_>, sql: &str, to: i64) -> rusqlite::Result<()> {
+    tx.execute_batch(sql)?;
+    // PRAGMA takes no bound parameters; `to` is an integer from this file.
+    tx.execute_batch(&format!("PRAGMA user_version = {to}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_migration_applies_from_scratch() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        migrate(&mut conn).unwrap();
+        assert_eq!(version(&conn).unwrap(), SCHEMA_VERSION);
+        // Applying again is a no-op.
+        migrate(&mut conn).unwrap();
+        assert_eq!(version(&conn).unwrap(), SCHEMA_VERSION);
+    }
+
+    #[test]
+    fn a_failed_migration_leaves_nothing_behind() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        let tx = conn.transaction().unwrap();
+        let bad = "CREATE TABLE half_done (x INTEGER); THIS IS NOT SQL;";
+        assert!(apply(&tx, bad, 1).is_err());
+        drop(tx); // rolls back
+        let tables: i64 = conn
+            .query_row("SELECT COUNT(*) FROM sqlite_master", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(tables, 0);
+        assert_eq!(version(&conn).unwrap(), 0);
+    }
+}

@@ -1,0 +1,71 @@
+//! Character normalisation shared by tokens and units: NFKC (full-width letters, digits and punctuation
+//! become their half-width forms, compatibility ideographs their unified forms) followed by lower-casing.
+//! Each source character is normalised on its own so that every normalised character can be traced back
+//! to the character of the paragraph it came from; offsets never drift.
+
+use unicode_normalization::UnicodeNormalization;
+
+/// Whether `c` is written without spaces between words: Han ideographs, kana, Hangul syllables.
+pub fn is_cjk(c: char) -> bool {
+    matches!(c as u32,
+        0x3040..=0x30FF   // Hiragana, Katakana
+        | 0x3400..=0x4DBF // CJK Extension A
+        | 0x4E00..=0x9FFF // CJK Unified Ideographs
+        | 0xAC00..=0xD7AF // Hangul syllables
+        | 0xF900..=0xFAFF // CJK Compatibility Ideographs
+        | 0x20000..=0x3FFFF // Extensions B and later
+    )
+}
+
+/// Normalise one character: NFKC, then lower case. Calls `emit` for each resulting character (usually
+/// one; a ligature or a compatibility character such as `㎏` gives several).
+#[inline]
+pub fn normalize_char(c: char, mut emit: impl FnMut(char)) {
+    if c.is_ascii() {
+        emit(c.to_ascii_lowercase());
+        return;
+    }
+    for n in std::iter::once(c).nfkc() {
+        for l in n.to_lowercase() {
+            emit(l);
+        }
+    }
+}
+
+/// Normalise a whole string (NFKC per character, lower case).
+pub fn normalize(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        normalize_char(c, |n| out.push(n));
+    }
+    out
+}
+
+/// Number of characters of `text` that are not whitespace: the unit of every ratio in reports.
+pub fn non_ws_chars(text: &str) -> usize {
+    text.chars().filter(|c| !c.is_whitespace()).count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn full_width_becomes_half_width_and_lower_case() {
+        assert_eq!(normalize("ＳＥＲＶＥＲ，ｔｅｘｔ１２３"), "server,text123");
+        assert_eq!(normalize("Debian 软件包"), "debian 软件包");
+    }
+
+    #[test]
+    fn cjk_detection() {
+        assert!(is_cjk('软'));
+        assert!(is_cjk('の'));
+        assert!(!is_cjk('a'));
+        assert!(!is_cjk('，'));
+    }
+
+    #[test]
+    fn non_whitespace_count_ignores_all_spaces() {
+        assert_eq!(non_ws_chars("a b\u{3000}c\n"), 3);
+    }
+}

@@ -1,0 +1,97 @@
+//! Comparison units: the sequence that shingles and span alignment work on. A Chinese (or other CJK)
+//! character is one unit; a run of letters or digits in other scripts is one unit (an English word);
+//! whitespace and punctuation separate units and are never units themselves. Each unit carries the
+//! `[start, end)` range, in Unicode scalar values, of the paragraph text it was read from, so copied spans
+//! are reported on the text exactly as stored.
+
+use xxhash_rust::xxh3::xxh3_64;
+
+use super::normalize::{is_cjk, normalize_char};
+
+/// One unit of a paragraph.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Unit {
+    /// xxh3-64 (seed 0) of the unit's normalised UTF-8 text.
+    pub hash: u64,
+    /// First character of the unit in the paragraph (Unicode scalar values).
+    pub start: u32,
+    /// One past the last character.
+    pub end: u32,
+    /// Whether the unit is a CJK character (otherwise a word or number).
+    pub cjk: bool,
+}
+
+/// Split a paragraph into units.
+pub fn units(text: &str) -> Vec<Unit> {
+    let mut out = Vec::with_capacity(text.len() / 2);
+    let mut word = String::new();
+    let mut word_start = 0u32;
+    let mut word_end = 0u32;
+    for (i, c) in text.chars().enumerate() {
+        let i = i as u32;
+        normalize_char(c, |n| {
+            if is_cjk(n) {
+                flush(&mut out, &mut word, word_start, word_end);
+                let mut buf = [0u8; 4];
+                out.push(Unit {
+                    hash: xxh3_64(n.encode_utf8(&mut buf).as_bytes()),
+                    start: i,
+                    end: i + 1,
+                    cjk: true,
+                });
+            } else if n.is_alphanumeric() {
+                if word.is_empty() {
+                    word_start = i;
+                }
+                word.push(n);
+                word_end = i + 1;
+            } else {
+                flush(&mut out, &mut word, word_start, word_end);
+            }
+        });
+    }
+    flush(&mut out, &mut word, word_start, word_end);
+    out
+}
+
+fn flush(out: &mut Vec<Unit>, word: &mut String, start: u32, end: u32) {
+    if !word.is_empty() {
+        out.push(Unit {
+            hash: xxh3_64(word.as_bytes()),
+            start,
+            end,
+            cjk: false,
+        });
+        word.clear();
+    }
+}
+
+/// Whether a sequence of units is mostly CJK characters.
+pub fn mostly_cjk(units: &[Unit]) -> bool {
+    let cjk = units.iter().filter(|u| u.cjk).count();
+    cjk * 2 > units.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chinese_characters_and_english_words_are_units_with_offsets() {
+        let u = units("用 Debian 打包，ｏｋ!");
+        let ranges: Vec<(u32, u32, bool)> = u.iter().map(|u| (u.start, u.end, u.cjk)).collect();
+        assert_eq!(
+            ranges,
+            vec![(0, 1, true), (2, 8, false), (9, 10, true), (10, 11, true), (12, 14, false)]
+        );
+        assert_eq!(u[1].hash, xxh3_64(b"debian"));
+        assert_eq!(u[4].hash, xxh3_64(b"ok"), "full-width letters normalise");
+    }
+
+    #[test]
+    fn punctuation_and_spacing_changes_do_not_change_units() {
+        let a: Vec<u64> = units("Hello, world. 你好！").iter().map(|u| u.hash).collect();
+        let b: Vec<u64> = units("hello   world 你好").iter().map(|u| u.hash).collect();
+        assert_eq!(a, b);
+    }
+}
