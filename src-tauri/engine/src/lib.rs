@@ -11,6 +11,7 @@ pub mod extract;
 pub mod fingerprint;
 pub mod ingest;
 pub mod library;
+pub mod report;
 pub mod text;
 
 pub use error::{Error, Result};

@@ -28,9 +28,16 @@ pub struct AlignParams {
     pub gap: usize,
     /// Fewest matched units for a passage to count.
     pub min_match: usize,
+    /// Gaps up to this many units (on both sides) count as copied (edited) text; a wider gap still
+    /// links two seeds into one passage but is not itself counted as copied.
+    pub bridge: usize,
 }
 
-/// Settings for CJK text (units are characters) and for other text (units are words).
+/// Settings for CJK text (units are characters) and for other text (units are words). The defaults follow
+/// the conventions users know: a passage counts from 13 matching Chinese characters (the CNKI-style
+/// thesis check's rule) or 6 matching words (WCopyfind's default shortest phrase); seeds of 3 characters or
+/// 2 words; one passage bridges gaps up to 8 characters or 4 words, and gaps up to 4 characters or 2
+/// words count as edited copy.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct AlignSettings {
     pub cjk: AlignParams,
@@ -43,12 +50,14 @@ impl Default for AlignSettings {
             cjk: AlignParams {
                 seed: 3,
                 gap: 8,
-                min_match: 10,
+                min_match: 13,
+                bridge: 4,
             },
             words: AlignParams {
                 seed: 2,
                 gap: 4,
                 min_match: 6,
+                bridge: 2,
             },
         }
     }
@@ -180,33 +189,78 @@ fn chains(seeds: &[Seed], params: &AlignParams) -> Vec<Segment> {
         if score[end] < params.min_match {
             break;
         }
-        let mut first = end;
+        // Walk the chain forwards, splitting it where a gap is wider than `bridge`.
+        let mut members = Vec::new();
         let mut cur = Some(end);
         while let Some(c) = cur {
             used[c] = true;
-            first = c;
+            members.push(seeds[c]);
             cur = prev[c];
         }
-        let (f, l) = (seeds[first], seeds[end]);
-        let seg = Segment {
-            q_start: f.i,
-            q_end: l.i + l.len,
-            s_start: f.j,
-            s_end: l.j + l.len,
-            matched: score[end],
-        };
+        members.reverse();
+        let (q_lo, q_hi) = (members[0].i, end_q(&members));
         // Each part of the submission belongs to one passage: seeds inside this passage's submission
-        // range (repeats of a phrase elsewhere in the source) are spent with it.
-        for (k, sd) in seeds.iter().enumerate() {
-            if sd.i < seg.q_end && sd.i + sd.len > seg.q_start {
+        // range (repeats of a phrase elsewhere in the source) are spent with it; a seed reaching out of
+        // the range keeps its outside part (the longer one) if that is still a seed.
+        let mut trimmed = false;
+        for (k, sd) in seeds.iter_mut().enumerate() {
+            if used[k] || sd.i >= q_hi || sd.i + sd.len <= q_lo {
+                continue;
+            }
+            let left = q_lo.saturating_sub(sd.i);
+            let right = (sd.i + sd.len).saturating_sub(q_hi);
+            if left.max(right) < params.seed.max(1) {
                 used[k] = true;
+            } else if left >= right {
+                sd.len = left;
+            } else {
+                let cut = sd.len - right;
+                sd.i += cut;
+                sd.j += cut;
+                sd.len = right;
+                trimmed = true;
             }
         }
-        if seg.matched * 2 >= seg.q_end - seg.q_start {
-            out.push(seg);
+        if trimmed {
+            let mut order: Vec<usize> = (0..n).collect();
+            order.sort_by_key(|&k| (seeds[k].i, seeds[k].j));
+            seeds = order.iter().map(|&k| seeds[k]).collect();
+            used = order.iter().map(|&k| used[k]).collect();
         }
+        let matched: usize = members.iter().map(|m| m.len).sum();
+        if matched * 2 < q_hi - q_lo {
+            continue;
+        }
+        let mut piece = Segment {
+            q_start: members[0].i,
+            q_end: members[0].i + members[0].len,
+            s_start: members[0].j,
+            s_end: members[0].j + members[0].len,
+            matched: members[0].len,
+        };
+        for m in &members[1..] {
+            let (gq, gs) = (m.i - piece.q_end, m.j - piece.s_end);
+            if gq.max(gs) > params.bridge {
+                out.push(piece);
+                piece = Segment {
+                    q_start: m.i,
+                    q_end: m.i,
+                    s_start: m.j,
+                    s_end: m.j,
+                    matched: 0,
+                };
+            }
+            piece.q_end = m.i + m.len;
+            piece.s_end = m.j + m.len;
+            piece.matched += m.len;
+        }
+        out.push(piece);
     }
     out
+}
+
+fn end_q(members: &[Seed]) -> usize {
+    members.last().map_or(0, |m| m.i + m.len)
 }
 
 #[cfg(test)]

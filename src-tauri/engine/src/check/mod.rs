@@ -187,7 +187,7 @@ impl<'a> Checker<'a> {
                                 spans: Vec::new(),
                             }),
                             Method::Verified => {
-                                verify(text, &p.units, src_units, &settings.align).map(
+                                verify(text, &src.text, &p.units, src_units, &settings.align).map(
                                     |(similarity, spans)| Match {
                                         source: Arc::clone(src),
                                         similarity,
@@ -220,6 +220,7 @@ impl<'a> Checker<'a> {
 /// nothing was copied.
 fn verify(
     text: &str,
+    source: &str,
     q: &[Unit],
     s: &[Unit],
     settings: &AlignSettings,
@@ -232,13 +233,31 @@ fn verify(
     let spans: Vec<SpanPair> = segments
         .iter()
         .map(|g| SpanPair {
-            submission: [q[g.q_start].start as usize, q[g.q_end - 1].end as usize],
-            source: [s[g.s_start].start as usize, s[g.s_end - 1].end as usize],
+            submission: [
+                q[g.q_start].start as usize,
+                span_end(text, q, g.q_end),
+            ],
+            source: [s[g.s_start].start as usize, span_end(source, s, g.s_end)],
         })
         .collect();
     let ranges: Vec<[usize; 2]> = spans.iter().map(|s| s.submission).collect();
     let share = covered_share(text, &ranges);
     Some((share, spans))
+}
+
+/// End (exclusive, in characters) of a passage whose last unit is `units[end - 1]`: the passage keeps the
+/// punctuation that closes it (up to the next unit, never past whitespace), so a copied sentence is
+/// highlighted with its full stop.
+fn span_end(text: &str, units: &[Unit], end: usize) -> usize {
+    let last = units[end - 1].end as usize;
+    let limit = units.get(end).map_or(usize::MAX, |u| u.start as usize);
+    let trailing = text
+        .chars()
+        .skip(last)
+        .take(limit.saturating_sub(last))
+        .take_while(|c| !c.is_whitespace())
+        .count();
+    last + trailing
 }
 
 /// Share of `text`'s non-whitespace characters inside the union of character ranges.

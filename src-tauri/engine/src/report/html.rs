@@ -1,0 +1,175 @@
+//! The HTML report: one self-contained file (inline CSS, no scripts, no external resources) with each
+//! submission's ratios, its sources, and every flagged paragraph beside its library paragraphs, copied
+//! passages highlighted in both. Every document text is escaped: a submission is untrusted input.
+
+use std::fmt::Write;
+
+use super::{DocumentReport, Report};
+
+/// Escape text for HTML element content and attribute values.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// Escape `text`, wrapping the characters inside `ranges` (`[start, end)` in Unicode scalar values) in
+/// `<mark>`.
+pub fn highlight(text: &str, ranges: &[[usize; 2]]) -> String {
+    let mut inside = Vec::new();
+    let n = text.chars().count();
+    inside.resize(n, false);
+    for r in ranges {
+        let (a, b) = (r[0].min(n), r[1].min(n));
+        inside[a..b.max(a)].iter_mut().for_each(|x| *x = true);
+    }
+    let mut out = String::with_capacity(text.len() * 2);
+    let mut open = false;
+    let mut buf = [0u8; 4];
+    for (c, &hit) in text.chars().zip(inside.iter()) {
+        if hit != open {
+            out.push_str(if hit { "<mark>" } else { "</mark>" });
+            open = hit;
+        }
+        out.push_str(&escape(c.encode_utf8(&mut buf)));
+    }
+    if open {
+        out.push_str("</mark>");
+    }
+    out
+}
+
+fn pct(x: f64) -> String {
+    format!("{:.1}%", x * 100.0)
+}
+
+const STYLE: &str = "body{font-family:system-ui,'Noto Sans CJK SC','Microsoft YaHei',sans-serif;margin:2rem auto;max-width:72rem;padding:0 1rem;color:#1d1d1f;line-height:1.6}
+h1{font-size:1.5rem}h2{font-size:1.2rem;margin-top:2.5rem;border-bottom:1px solid #ddd;padding-bottom:.3rem}
+.ratio{font-size:2rem;font-weight:700}.meta{color:#555}
+table{border-collapse:collapse;width:100%;margin:.5rem 0}td,th{border:1px solid #ddd;padding:.4rem .6rem;vertical-align:top;text-align:left}
+th{background:#f5f5f7}.pair td{width:50%}mark{background:#ffd6a0;padding:0}
+.para{margin:.8rem 0;padding:.5rem .8rem;border-left:4px solid #ccc}.para.flagged{border-left-color:#d9480f;background:#fff8f3}
+.sim{font-weight:600;color:#d9480f}.error{color:#b00020;font-weight:600}
+@media print{body{margin:0}.para{break-inside:avoid}}";
+
+/// Render the report as a standalone HTML page.
+pub fn render(report: &Report) -> String {
+    let mut out = String::new();
+    let _ = write!(
+        out,
+        "<!DOCTYPE html>\n<html lang=\"zh\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n\
+         <title>Tongwen report</title>\n<style>{STYLE}</style>\n</head>\n<body>\n\
+         <h1>同文 Tongwen — similarity report</h1>\n<p class=\"meta\">Tongwen {} · method {} · threshold {:.2} · \
+         {} document(s)</p>\n",
+        escape(report.version),
+        match report.method {
+            crate::check::Method::Verified => "verified spans",
+            crate::check::Method::Simhash => "paragraph SimHash",
+        },
+        report.threshold,
+        report.documents.len()
+    );
+    for doc in &report.documents {
+        document(&mut out, doc);
+    }
+    out.push_str("</body>\n</html>\n");
+    out
+}
+
+fn document(out: &mut String, doc: &DocumentReport) {
+    let _ = write!(out, "<section>\n<h2>{}</h2>\n", escape(&doc.file));
+    if let Some(e) = &doc.error {
+        let _ = writeln!(out, "<p class=\"error\">Not checked: {}</p>\n</section>", escape(e));
+        return;
+    }
+    let _ = write!(
+        out,
+        "<p><span class=\"ratio\">{}</span> copied · largest single source {} · {} of {} paragraphs flagged · \
+         {} of {} characters</p>\n",
+        pct(doc.similarity_ratio),
+        pct(doc.largest_source_ratio),
+        doc.flagged_paragraphs,
+        doc.paragraphs.len(),
+        doc.copied_chars,
+        doc.total_chars
+    );
+    if !doc.sources.is_empty() {
+        out.push_str("<table>\n<tr><th>Source</th><th>Share</th><th>Paragraphs</th></tr>\n");
+        for s in &doc.sources {
+            let _ = writeln!(
+                out,
+                "<tr><td>{}<br><span class=\"meta\">{}</span></td><td>{}</td><td>{}</td></tr>",
+                escape(&s.source_title),
+                escape(&s.source_path),
+                pct(s.ratio),
+                s.paragraphs
+            );
+        }
+        out.push_str("</table>\n");
+    }
+    for p in &doc.paragraphs {
+        if !p.flagged {
+            let _ = writeln!(
+                out,
+                "<div class=\"para\"><span class=\"meta\">¶{}</span> {}</div>",
+                p.index + 1,
+                escape(&p.text)
+            );
+            continue;
+        }
+        let all: Vec<[usize; 2]> = p
+            .matches
+            .iter()
+            .flat_map(|m| m.spans.iter().map(|s| s.submission))
+            .collect();
+        let _ = writeln!(
+            out,
+            "<div class=\"para flagged\"><span class=\"meta\">¶{}</span> {}",
+            p.index + 1,
+            highlight(&p.text, &all)
+        );
+        for m in &p.matches {
+            let sub: Vec<[usize; 2]> = m.spans.iter().map(|s| s.submission).collect();
+            let src: Vec<[usize; 2]> = m.spans.iter().map(|s| s.source).collect();
+            let _ = writeln!(
+                out,
+                "<table class=\"pair\"><tr><th>Submission ¶{}</th><th><span class=\"sim\">{}</span> · {} ¶{} \
+                 <span class=\"meta\">(hamming {})</span></th></tr>\n<tr><td>{}</td><td>{}</td></tr></table>",
+                p.index + 1,
+                pct(m.similarity),
+                escape(&m.source_title),
+                m.source_paragraph + 1,
+                m.hamming,
+                highlight(&p.text, &sub),
+                highlight(&m.source_text, &src)
+            );
+        }
+        out.push_str("</div>\n");
+    }
+    out.push_str("</section>\n");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_markup_and_marks_char_ranges() {
+        assert_eq!(
+            escape("<img src=x onerror=alert(1)>&\"'"),
+            "&lt;img src=x onerror=alert(1)&gt;&amp;&quot;&#39;"
+        );
+        assert_eq!(highlight("抄袭<b>文本", &[[0, 2], [5, 7]]), "<mark>抄袭</mark>&lt;b&gt;<mark>文本</mark>");
+        assert_eq!(highlight("ab", &[[1, 99]]), "a<mark>b</mark>");
+    }
+}

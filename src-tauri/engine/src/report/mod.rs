@@ -1,0 +1,230 @@
+//! The report model and its renderings. A report is built from the checker's raw results at a threshold
+//! and a `top`, so the same results can be re-filtered (the desktop app's slider) without re-checking.
+//!
+//! Ratios count non-whitespace characters. A document's `similarity_ratio` is the share of its
+//! characters inside copied spans of reported matches (for the SimHash method, which has no spans, the
+//! flagged paragraphs' characters). Offsets in `spans` are Unicode scalar values into the paragraph texts
+//! as reported.
+
+pub mod html;
+pub mod text;
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::check::{covered_chars, Method, ParagraphResult, SpanPair};
+use crate::text::non_ws_chars;
+
+/// The outcome of checking one submitted file.
+#[derive(Debug, Clone)]
+pub struct CheckedDocument {
+    /// The file as the user named it.
+    pub file: String,
+    /// The paragraphs and their matches, or why the file could not be checked.
+    pub outcome: Result<Vec<ParagraphResult>, String>,
+}
+
+/// A whole report.
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    pub tool: &'static str,
+    pub version: &'static str,
+    pub method: Method,
+    pub threshold: f64,
+    pub top: usize,
+    pub documents: Vec<DocumentReport>,
+}
+
+/// One submitted document.
+#[derive(Debug, Clone, Serialize)]
+pub struct DocumentReport {
+    pub file: String,
+    /// Copied characters / all characters (non-whitespace), in [0, 1].
+    pub similarity_ratio: f64,
+    /// The ratio for the single source document that contributes most.
+    pub largest_source_ratio: f64,
+    pub total_chars: usize,
+    pub copied_chars: usize,
+    pub flagged_paragraphs: usize,
+    /// Source documents by contribution, largest first.
+    pub sources: Vec<SourceTotal>,
+    pub paragraphs: Vec<ParagraphReport>,
+    /// Why the document could not be checked (then `paragraphs` is empty).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// One source document's share of a submission.
+#[derive(Debug, Clone, Serialize)]
+pub struct SourceTotal {
+    pub source_path: String,
+    pub source_title: String,
+    pub document_id: i64,
+    pub copied_chars: usize,
+    pub ratio: f64,
+    /// Submission paragraphs with a reported match in this source.
+    pub paragraphs: usize,
+}
+
+/// One paragraph of a submission.
+#[derive(Debug, Clone, Serialize)]
+pub struct ParagraphReport {
+    pub index: usize,
+    pub text: String,
+    pub flagged: bool,
+    /// Copied characters of this paragraph (union over its reported matches).
+    pub copied_chars: usize,
+    pub chars: usize,
+    pub matches: Vec<MatchReport>,
+}
+
+/// A reported match (at or above the threshold).
+#[derive(Debug, Clone, Serialize)]
+pub struct MatchReport {
+    pub source_path: String,
+    pub source_title: String,
+    pub source_document: i64,
+    pub source_paragraph: u32,
+    pub source_text: String,
+    pub similarity: f64,
+    pub hamming: u32,
+    pub spans: Vec<SpanPair>,
+}
+
+impl Report {
+    /// Build a report: keep matches with similarity at or above `threshold`, at most `top` per
+    /// paragraph, and compute the ratios.
+    pub fn build(method: Method, threshold: f64, top: usize, docs: &[CheckedDocument]) -> Report {
+        Report {
+            tool: "tongwen",
+            version: crate::VERSION,
+            method,
+            threshold,
+            top,
+            documents: docs
+                .iter()
+                .map(|d| document(method, threshold, top, d))
+                .collect(),
+        }
+    }
+
+    /// The report as pretty-printed JSON.
+    pub fn to_json(&self) -> String {
+        // OK because the report holds only strings, numbers and vectors: serialisation cannot fail.
+        serde_json::to_string_pretty(self).expect("report serialises")
+    }
+}
+
+fn round4(x: f64) -> f64 {
+    (x * 10_000.0).round() / 10_000.0
+}
+
+fn document(method: Method, threshold: f64, top: usize, doc: &CheckedDocument) -> DocumentReport {
+    let results = match &doc.outcome {
+        Ok(r) => r,
+        Err(e) => {
+            return DocumentReport {
+                file: doc.file.clone(),
+                similarity_ratio: 0.0,
+                largest_source_ratio: 0.0,
+                total_chars: 0,
+                copied_chars: 0,
+                flagged_paragraphs: 0,
+                sources: Vec::new(),
+                paragraphs: Vec::new(),
+                error: Some(e.clone()),
+            }
+        }
+    };
+    let mut total = 0;
+    let mut copied = 0;
+    // document id -> (path, title, copied chars, paragraphs)
+    let mut per_source: BTreeMap<i64, (String, String, usize, usize)> = BTreeMap::new();
+    let mut paragraphs = Vec::with_capacity(results.len());
+    for (index, p) in results.iter().enumerate() {
+        let kept: Vec<_> = p
+            .matches
+            .iter()
+            .filter(|m| m.similarity >= threshold - 1e-9)
+            .collect();
+        let chars = non_ws_chars(&p.text);
+        total += chars;
+        let ranges_of = |ms: &[&crate::check::Match]| -> Vec<[usize; 2]> {
+            ms.iter()
+                .flat_map(|m| match method {
+                    Method::Simhash => vec![[0, usize::MAX]],
+                    Method::Verified => m.spans.iter().map(|s| s.submission).collect(),
+                })
+                .collect()
+        };
+        let (para_copied, _) = covered_chars(&p.text, &ranges_of(&kept));
+        copied += para_copied;
+        let mut by_doc: BTreeMap<i64, Vec<&crate::check::Match>> = BTreeMap::new();
+        for m in &kept {
+            by_doc.entry(m.source.document_id).or_default().push(m);
+        }
+        for (doc_id, ms) in by_doc {
+            let (c, _) = covered_chars(&p.text, &ranges_of(&ms));
+            let e = per_source.entry(doc_id).or_insert_with(|| {
+                (
+                    ms[0].source.document_path.clone(),
+                    ms[0].source.document_title.clone(),
+                    0,
+                    0,
+                )
+            });
+            e.2 += c;
+            e.3 += 1;
+        }
+        paragraphs.push(ParagraphReport {
+            index,
+            text: p.text.clone(),
+            flagged: !kept.is_empty(),
+            copied_chars: para_copied,
+            chars,
+            matches: kept
+                .iter()
+                .take(top)
+                .map(|m| MatchReport {
+                    source_path: m.source.document_path.clone(),
+                    source_title: m.source.document_title.clone(),
+                    source_document: m.source.document_id,
+                    source_paragraph: m.source.index,
+                    source_text: m.source.text.clone(),
+                    similarity: round4(m.similarity),
+                    hamming: m.hamming,
+                    spans: m.spans.clone(),
+                })
+                .collect(),
+        });
+    }
+    let ratio = |c: usize| if total == 0 { 0.0 } else { round4(c as f64 / total as f64) };
+    let mut sources: Vec<SourceTotal> = per_source
+        .into_iter()
+        .map(|(document_id, (source_path, source_title, c, n))| SourceTotal {
+            source_path,
+            source_title,
+            document_id,
+            copied_chars: c,
+            ratio: ratio(c),
+            paragraphs: n,
+        })
+        .collect();
+    sources.sort_by(|a, b| {
+        b.copied_chars
+            .cmp(&a.copied_chars)
+            .then(a.document_id.cmp(&b.document_id))
+    });
+    DocumentReport {
+        file: doc.file.clone(),
+        similarity_ratio: ratio(copied),
+        largest_source_ratio: sources.first().map_or(0.0, |s| s.ratio),
+        total_chars: total,
+        copied_chars: copied,
+        flagged_paragraphs: paragraphs.iter().filter(|p| p.flagged).count(),
+        sources,
+        paragraphs,
+        error: None,
+    }
+}

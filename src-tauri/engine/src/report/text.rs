@@ -1,0 +1,63 @@
+//! The terminal summary: per document its copy ratio, its main sources and each flagged paragraph with
+//! its best match.
+
+use std::fmt::Write;
+
+use super::Report;
+
+fn snippet(text: &str, max: usize) -> String {
+    let mut s: String = text.chars().take(max).collect();
+    if text.chars().count() > max {
+        s.push('…');
+    }
+    s
+}
+
+/// Render the report for a terminal.
+pub fn render(report: &Report) -> String {
+    let mut out = String::new();
+    for doc in &report.documents {
+        let _ = writeln!(out, "{}", doc.file);
+        if let Some(e) = &doc.error {
+            let _ = writeln!(out, "  not checked: {e}\n");
+            continue;
+        }
+        let _ = writeln!(
+            out,
+            "  copied {:.1}% ({} of {} characters), {} of {} paragraphs flagged at {:.2}; largest source {:.1}%",
+            doc.similarity_ratio * 100.0,
+            doc.copied_chars,
+            doc.total_chars,
+            doc.flagged_paragraphs,
+            doc.paragraphs.len(),
+            report.threshold,
+            doc.largest_source_ratio * 100.0
+        );
+        for s in doc.sources.iter().take(5) {
+            let _ = writeln!(
+                out,
+                "    {:5.1}%  {} ({} paragraph{})",
+                s.ratio * 100.0,
+                s.source_title,
+                s.paragraphs,
+                if s.paragraphs == 1 { "" } else { "s" }
+            );
+        }
+        for p in doc.paragraphs.iter().filter(|p| p.flagged) {
+            let Some(best) = p.matches.first() else {
+                continue;
+            };
+            let _ = writeln!(
+                out,
+                "  ¶{:<3} {:5.1}%  {} ¶{}  {}",
+                p.index + 1,
+                best.similarity * 100.0,
+                best.source_title,
+                best.source_paragraph + 1,
+                snippet(&p.text, 40)
+            );
+        }
+        out.push('\n');
+    }
+    out
+}
