@@ -26,7 +26,11 @@ const DEFAULT_THRESHOLD_VERIFIED: f64 = 0.3;
 const DEFAULT_THRESHOLD_SIMHASH: f64 = 0.8;
 
 #[derive(Parser)]
-#[command(name = "tongwen", version, about = "同文 Tongwen: offline plagiarism checker")]
+#[command(
+    name = "tongwen",
+    version,
+    about = "同文 Tongwen: offline plagiarism checker"
+)]
 struct Cli {
     /// Library database [default: the platform data directory, e.g. ~/.local/share/tongwen/library.sqlite]
     #[arg(long, global = true, env = "TONGWEN_LIBRARY", value_name = "PATH")]
@@ -121,10 +125,26 @@ fn main() -> ExitCode {
     match run(cli) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("tongwen: {e:#}");
+            eprintln!("tongwen: {}", chain(&e));
             ExitCode::FAILURE
         }
     }
+}
+
+/// The error and its causes, leaving out causes the message already contains (engine errors print
+/// their cause after the file name).
+fn chain(e: &anyhow::Error) -> String {
+    let mut out = String::new();
+    for cause in e.chain() {
+        let text = cause.to_string();
+        if !out.contains(&text) {
+            if !out.is_empty() {
+                out.push_str(": ");
+            }
+            out.push_str(&text);
+        }
+    }
+    out
 }
 
 fn run(cli: Cli) -> Result<ExitCode> {
@@ -172,7 +192,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
             settings.align.cjk.min_match = min_match_chars.max(1);
             settings.align.words.min_match = min_match_words.max(1);
             let opts = extract_options(encoding)?;
-            check_cmd(&path, &files, threshold, top, format, output, settings, &opts)
+            check_cmd(
+                &path, &files, threshold, top, format, output, settings, &opts,
+            )
         }
         Command::Bench(args) => bench::run(args),
     }
@@ -181,8 +203,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
 fn library_path(flag: Option<PathBuf>) -> Result<PathBuf> {
     match flag {
         Some(p) => Ok(p),
-        None => library::default_path()
-            .context("no data directory on this system; pass --library PATH or set TONGWEN_LIBRARY"),
+        None => library::default_path().context(
+            "no data directory on this system; pass --library PATH or set TONGWEN_LIBRARY",
+        ),
     }
 }
 
@@ -274,11 +297,18 @@ fn library_list(path: &Path, json: bool) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     if docs.is_empty() {
-        println!("the library {} is empty; add documents with `tongwen library add PATH`", path.display());
+        println!(
+            "the library {} is empty; add documents with `tongwen library add PATH`",
+            path.display()
+        );
         return Ok(ExitCode::SUCCESS);
     }
     let mut out = std::io::stdout().lock();
-    writeln!(out, "{:>5}  {:<5} {:>6} {:>8}  title", "id", "fmt", "paras", "chars")?;
+    writeln!(
+        out,
+        "{:>5}  {:<5} {:>6} {:>8}  title",
+        "id", "fmt", "paras", "chars"
+    )?;
     for d in &docs {
         writeln!(
             out,

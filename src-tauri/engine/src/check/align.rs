@@ -311,7 +311,35 @@ mod tests {
         let (segs, share) = covered(reordered, EN);
         assert_eq!(segs.len(), 2, "{segs:?}");
         assert_eq!(share, 1.0);
-        assert!(segs[0].s_start > segs[1].s_start, "first passage comes from later in the source");
+        assert!(
+            segs[0].s_start > segs[1].s_start,
+            "first passage comes from later in the source"
+        );
+    }
+
+    #[test]
+    fn reordered_chinese_sentences_are_all_found() {
+        let reordered = "错误跟踪系统包含了针对你的软件包的所有未解决的错误。如果你想成为一名好的维护者，你应该定期检查 Debian 错误跟踪系统中你的软件包的错误报告。";
+        let (segs, share) = covered(reordered, ZH);
+        assert!(segs.len() >= 2, "{segs:?}");
+        assert_eq!(share, 1.0);
+    }
+
+    #[test]
+    fn partial_chinese_copy_covers_only_the_copied_part() {
+        let filler = "多边形主要用于放置标志和特殊的图形形状，它们由位图转换工具生成并保存在图纸中。";
+        let q = format!("{filler}{ZH}");
+        let (segs, share) = covered(&q, ZH);
+        let copied = units(ZH).len() as f64 / units(&q).len() as f64;
+        assert!((share - copied).abs() < 0.03, "{share} vs {copied}");
+        assert!(segs.iter().all(|g| g.q_start >= units(filler).len()), "{segs:?}");
+    }
+
+    #[test]
+    fn a_short_shared_phrase_is_not_a_passage() {
+        // 12 identical characters: below the 13-character minimum.
+        let q = "我们在实验中发现错误跟踪系统包含了很多有趣的现象值得研究。";
+        assert!(covered(q, ZH).0.is_empty());
     }
 
     #[test]

@@ -180,7 +180,9 @@ impl Library {
         };
         {
             let mut update = tx
-                .prepare("UPDATE paragraphs SET simhash = ?2, shingles = ?3, algo = ?4 WHERE id = ?1")
+                .prepare(
+                    "UPDATE paragraphs SET simhash = ?2, shingles = ?3, algo = ?4 WHERE id = ?1",
+                )
                 .map_err(|e| db(&path, e))?;
             for (id, text) in &stale {
                 let print = fingerprinter.paragraph(text);
@@ -341,7 +343,8 @@ impl Library {
     }
 }
 
-const DOC_COLUMNS: &str = "id, title, path, format, content_hash, bytes, paragraphs, chars, added_at";
+const DOC_COLUMNS: &str =
+    "id, title, path, format, content_hash, bytes, paragraphs, chars, added_at";
 
 fn doc_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<DocumentInfo> {
     Ok(DocumentInfo {
@@ -393,5 +396,136 @@ fn db(path: &Path, source: rusqlite::Error) -> Error {
     Error::Database {
         path: path.to_path_buf(),
         source,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn doc(name: &str, texts: &[&str], f: &Fingerprinter) -> NewDocument {
+        let paragraphs = texts
+            .iter()
+            .map(|t| {
+                let p = f.paragraph(t);
+                NewParagraph {
+                    text: t.to_string(),
+                    kind: BlockKind::Body,
+                    chars: crate::text::non_ws_chars(t) as u64,
+                    simhash: p.simhash,
+                    shingles: p.shingles,
+                }
+            })
+            .collect();
+        NewDocument {
+            title: name.into(),
+            path: format!("/docs/{name}.txt"),
+            format: Format::Txt,
+            bytes: 10,
+            content_hash: format!("hash-of-{}", texts.join("|")),
+            paragraphs,
+        }
+    }
+
+    fn count(lib: &Library, table: &str) -> i64 {
+        lib.conn
+            .query_row(&format!("SELECT COUNT(*) FROM {table}"), [], |r| r.get(0))
+            .unwrap()
+    }
+
+    #[test]
+    fn an_add_that_fails_half_way_leaves_nothing() {
+        let f = Fingerprinter::new();
+        let mut lib = Library::in_memory().unwrap();
+        // Make the third paragraph's insert fail, as a crash or a full disk would.
+        lib.conn
+            .execute_batch(
+                "CREATE TRIGGER fail_third BEFORE INSERT ON paragraphs WHEN NEW.idx = 2
+                 BEGIN SELECT RAISE(ABORT, 'disk full'); END;",
+            )
+            .unwrap();
+        let d = doc(
+            "thesis",
+            &["第一段文字内容", "第二段文字内容", "第三段文字内容"],
+            &f,
+        );
+        let err = lib.add(&d).unwrap_err();
+        assert!(err.to_string().contains("disk full"), "{err}");
+        assert_eq!(count(&lib, "documents"), 0);
+        assert_eq!(count(&lib, "paragraphs"), 0);
+        // A document that does not trip the trigger is added whole.
+        let d = doc("short", &["只有一段", "两段"], &f);
+        assert!(matches!(lib.add(&d).unwrap(), AddOutcome::Added(_)));
+        assert_eq!(count(&lib, "paragraphs"), 2);
+    }
+
+    #[test]
+    fn same_content_is_reported_as_present_and_remove_cascades() {
+        let f = Fingerprinter::new();
+        let mut lib = Library::in_memory().unwrap();
+        let AddOutcome::Added(a) = lib.add(&doc("a", &["甲", "乙"], &f)).unwrap() else {
+            panic!("first add adds");
+        };
+        assert_eq!((a.paragraphs, a.chars), (2, 2));
+        let mut again = doc("renamed", &["甲", "乙"], &f);
+        again.path = "/elsewhere/renamed.docx".into();
+        assert_eq!(
+            lib.add(&again).unwrap(),
+            AddOutcome::AlreadyPresent(a.clone())
+        );
+        lib.add(&doc("b", &["丙"], &f)).unwrap();
+        assert_eq!(lib.totals().unwrap(), (2, 3, 3));
+        assert!(matches!(
+            lib.remove(&[a.id, 77]),
+            Err(Error::NoSuchDocument(77))
+        ));
+        assert_eq!(lib.totals().unwrap().0, 2, "failed remove removes nothing");
+        lib.remove(&[a.id]).unwrap();
+        assert_eq!(
+            count(&lib, "paragraphs"),
+            1,
+            "paragraphs go with their document"
+        );
+        assert_eq!(lib.load_prints().unwrap().len(), 1);
+    }
+
+    #[test]
+    fn stale_fingerprints_are_recomputed_on_open() {
+        let f = Fingerprinter::new();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("lib.sqlite");
+        {
+            let mut lib = Library::open(&path, &f).unwrap();
+            lib.add(&doc("a", &["软件包维护者应当定期检查错误报告"], &f))
+                .unwrap();
+            lib.conn
+                .execute(
+                    "UPDATE paragraphs SET algo = 0, simhash = 0, shingles = x''",
+                    [],
+                )
+                .unwrap();
+            assert_eq!(lib.stale_paragraphs().unwrap(), 1);
+        }
+        let lib = Library::open(&path, &f).unwrap();
+        assert_eq!(lib.stale_paragraphs().unwrap(), 0);
+        let prints = lib.load_prints().unwrap();
+        let expected = f.paragraph("软件包维护者应当定期检查错误报告");
+        assert_eq!(prints[0].simhash, expected.simhash);
+        assert_eq!(prints[0].shingles, expected.shingles);
+    }
+
+    #[test]
+    fn a_library_from_a_newer_tongwen_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("lib.sqlite");
+        Connection::open(&path)
+            .unwrap()
+            .execute_batch("PRAGMA user_version = 99")
+            .unwrap();
+        let err = Library::open(&path, &Fingerprinter::new()).unwrap_err();
+        assert!(
+            matches!(err, Error::SchemaTooNew { found: 99, .. }),
+            "{err}"
+        );
     }
 }
