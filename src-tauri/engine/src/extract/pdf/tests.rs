@@ -1,0 +1,469 @@
+//! Tests of the PDF reader: the hand-made and malformed fixtures in `tests/fixtures/pdf/`, inputs that must
+//! not panic, and (when the development benchmark is present) paragraph-exact extraction of its PDFs.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use super::extract;
+use crate::extract::{Block, BlockKind, ExtractError};
+
+fn fixture_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/pdf")
+}
+
+fn fixture(name: &str) -> Vec<u8> {
+    let path = fixture_dir().join(name);
+    std::fs::read(&path).unwrap_or_else(|e| panic!("fixture {}: {e}", path.display()))
+}
+
+fn texts(blocks: &[Block]) -> Vec<String> {
+    blocks.iter().map(|b| b.text.trim().to_string()).collect()
+}
+
+fn squash(text: &str) -> String {
+    text.chars().filter(|c| !c.is_whitespace()).collect()
+}
+
+#[test]
+fn simple_fixture_rebuilds_paragraphs() {
+    let blocks = extract(&fixture("simple.pdf")).expect("simple.pdf reads");
+    let got = texts(&blocks);
+    assert_eq!(got.len(), 3, "{got:#?}");
+    assert!(
+        got[0].starts_with("The quick brown fox") && got[0].ends_with("paragraph itself ends.")
+    );
+    // Runs on across the page break; the header, footer and page numbers are gone.
+    assert!(got[1].starts_with("A second paragraph") && got[1].ends_with("to fill lines."));
+    for n in 1..40 {
+        let sentence = format!(
+            "Sentence number {n} of the filler repeats plain words so that the page fills up with lines of ordinary prose."
+        );
+        assert!(got[1].contains(&sentence), "{sentence} not in {}", got[1]);
+    }
+    assert!(got
+        .iter()
+        .all(|t| !t.contains("Tongwen test fixture") && !t.contains("- 1 -")));
+    // Drawn inside a form XObject, with a kerned TJ array.
+    assert_eq!(
+        got[2],
+        "A third paragraph is drawn inside a form XObject with a kerned TJ array."
+    );
+    assert!(blocks.iter().all(|b| b.kind == BlockKind::Body));
+}
+
+#[test]
+fn cjk_identity_font_decodes_through_to_unicode() {
+    let blocks = extract(&fixture("cjk-identity-h.pdf")).expect("cjk fixture reads");
+    assert_eq!(texts(&blocks), ["中文段落测试。", "第二行继续。"]);
+}
+
+#[test]
+fn empty_user_password_is_decrypted() {
+    let plain = texts(&extract(&fixture("simple.pdf")).expect("simple.pdf reads"));
+    for name in [
+        "encrypted-empty-password.pdf",
+        "encrypted-empty-rc4.pdf",
+        "encrypted-empty-aes256.pdf",
+    ] {
+        let got = extract(&fixture(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(texts(&got), plain, "{name}");
+    }
+}
+
+#[test]
+fn user_password_is_refused() {
+    let got = extract(&fixture("encrypted-user-password.pdf"));
+    assert!(matches!(got, Err(ExtractError::EncryptedPdf)), "{got:?}");
+}
+
+#[test]
+fn image_only_has_no_text_layer() {
+    let got = extract(&fixture("image-only.pdf"));
+    assert!(matches!(got, Err(ExtractError::NoTextLayer)), "{got:?}");
+}
+
+#[test]
+fn scan_with_a_text_stamp_has_no_text_layer() {
+    let got = extract(&fixture("scanned-stamp.pdf"));
+    assert!(matches!(got, Err(ExtractError::NoTextLayer)), "{got:?}");
+}
+
+#[test]
+fn unmapped_font_is_garbled() {
+    let got = extract(&fixture("garbled.pdf"));
+    assert!(matches!(got, Err(ExtractError::Garbled)), "{got:?}");
+}
+
+#[test]
+fn truncated_file_is_corrupt() {
+    let got = extract(&fixture("truncated.pdf"));
+    assert!(matches!(got, Err(ExtractError::CorruptPdf(_))), "{got:?}");
+}
+
+#[test]
+fn not_a_pdf_is_corrupt() {
+    for bytes in [
+        &b""[..],
+        b"%PDF-",
+        b"%PDF-1.4\n",
+        b"hello world",
+        b"%PDF-1.7\n1 0 obj << >> endobj\n%%EOF",
+    ] {
+        let got = extract(bytes);
+        assert!(
+            matches!(got, Err(ExtractError::CorruptPdf(_))),
+            "{:?}: {got:?}",
+            String::from_utf8_lossy(bytes)
+        );
+    }
+}
+
+#[test]
+fn libreoffice_fixture_reads() {
+    let blocks = extract(&fixture("libreoffice-en.pdf")).expect("libreoffice-en.pdf reads");
+    // library/debian-faq-en-014.pdf of the development benchmark: 8 paragraphs.
+    assert_eq!(blocks.len(), 8, "{:#?}", texts(&blocks));
+}
+
+/// A small deterministic generator for the fuzz-like tests.
+struct XorShift(u64);
+
+impl XorShift {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}
+
+#[test]
+fn prefixes_of_a_real_pdf_do_not_panic() {
+    let bytes = fixture("libreoffice-en.pdf");
+    for len in (0..bytes.len()).step_by(1024).chain([bytes.len() - 1]) {
+        let prefix = bytes.get(..len).unwrap_or_default();
+        let result = extract(prefix);
+        assert!(
+            result.is_err() || len + 1 >= bytes.len() || len > bytes.len() / 2,
+            "{len}: {result:?}"
+        );
+    }
+}
+
+#[test]
+fn damaged_pdfs_do_not_panic() {
+    let mut rng = XorShift(0x9E37_79B9_7F4A_7C15);
+    let originals = [
+        fixture("libreoffice-en.pdf"),
+        fixture("simple.pdf"),
+        fixture("cjk-identity-h.pdf"),
+    ];
+    for original in &originals {
+        for _ in 0..60 {
+            let mut bytes = original.clone();
+            let flips = 1 + rng.next() % 16;
+            for _ in 0..flips {
+                let at = (rng.next() % bytes.len() as u64) as usize;
+                if let Some(b) = bytes.get_mut(at) {
+                    *b = rng.next() as u8;
+                }
+            }
+            let _ = extract(&bytes);
+        }
+    }
+}
+
+#[test]
+fn random_garbage_does_not_panic() {
+    let mut rng = XorShift(42);
+    for round in 0..200 {
+        let len = (rng.next() % 4096) as usize;
+        let mut bytes: Vec<u8> = if round % 2 == 0 {
+            b"%PDF-1.4\n".to_vec()
+        } else {
+            Vec::new()
+        };
+        bytes.extend((0..len).map(|_| rng.next() as u8));
+        if round % 3 == 0 {
+            bytes.extend_from_slice(b"\ntrailer << /Root 1 0 R >>\n%%EOF\n");
+        }
+        let _ = extract(&bytes);
+    }
+    // Hostile structures: deep nesting, self-drawing forms, absurd numbers.
+    let hostile = [
+        format!("%PDF-1.4\n1 0 obj {} endobj\n%%EOF", "[".repeat(100_000)),
+        "%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pages /Kids [3 0 R] /Count 1 >> endobj\n\
+         3 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 1e400 -5] /Resources << /XObject << /X 4 0 R >> >> /Contents 5 0 R >> endobj\n\
+         4 0 obj << /Type /XObject /Subtype /Form /Length 7 >> stream\n/X Do Q\nendstream endobj\n\
+         5 0 obj << /Length 60 >> stream\nq 1e308 0 0 1e308 0 0 cm /X Do BT /F9 1e30 Tf (abc) Tj ET Q\nendstream endobj\n\
+         trailer << /Root 1 0 R >>\n%%EOF"
+            .to_string(),
+    ];
+    for doc in hostile {
+        let _ = extract(doc.as_bytes());
+    }
+}
+
+// ---- The development benchmark -------------------------------------------------------------------------
+
+fn eval_dev() -> Option<PathBuf> {
+    let dir = std::env::var_os("TONGWEN_EVAL_DEV")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/eval-dev"));
+    if dir.join("truth.json").is_file() {
+        Some(dir)
+    } else {
+        eprintln!(
+            "skipping: no benchmark at {} (set TONGWEN_EVAL_DEV)",
+            dir.display()
+        );
+        None
+    }
+}
+
+fn load_truth(dir: &Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(dir.join("truth.json")).expect("truth.json reads");
+    serde_json::from_str(&text).expect("truth.json parses")
+}
+
+fn short(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    if chars.len() <= 160 {
+        text.to_string()
+    } else {
+        let head: String = chars.iter().take(80).collect();
+        let tail: String = chars.iter().skip(chars.len() - 60).collect();
+        format!("{head} … {tail}")
+    }
+}
+
+/// Compare extracted paragraphs with expected ones (whitespace removed); describe the first difference.
+fn first_mismatch(got: &[String], want: &[String]) -> Option<String> {
+    for (i, (g, w)) in got.iter().zip(want).enumerate() {
+        if squash(g) != squash(w) {
+            return Some(format!(
+                "paragraph {i} differs\n  got:  {}\n  want: {}\n  next got: {}",
+                short(g),
+                short(w),
+                got.get(i + 1).map_or("-".into(), |t| short(t))
+            ));
+        }
+    }
+    (got.len() != want.len()).then(|| {
+        format!(
+            "{} paragraphs extracted, {} expected; extra: {}",
+            got.len(),
+            want.len(),
+            short(
+                got.get(want.len())
+                    .or(want.get(got.len()))
+                    .map_or("", |s| s.as_str())
+            )
+        )
+    })
+}
+
+#[test]
+fn eval_dev_queries_match_truth() {
+    let Some(dir) = eval_dev() else { return };
+    let truth = load_truth(&dir);
+    let queries = truth["queries"].as_object().expect("queries");
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for (name, query) in queries.iter().filter(|(n, _)| n.ends_with(".pdf")) {
+        let want: Vec<String> = query["paragraphs"]
+            .as_array()
+            .expect("paragraphs")
+            .iter()
+            .map(|p| p["text"].as_str().unwrap_or_default().to_string())
+            .collect();
+        let bytes = std::fs::read(dir.join(name)).expect("query pdf reads");
+        checked += 1;
+        match extract(&bytes) {
+            Ok(blocks) => {
+                let got = texts(&blocks);
+                let matched = got
+                    .iter()
+                    .zip(&want)
+                    .take_while(|(g, w)| squash(g) == squash(w))
+                    .count();
+                eprintln!("{name}: {matched}/{} paragraphs match in order", want.len());
+                if let Some(mismatch) = first_mismatch(&got, &want) {
+                    failures.push(format!("{name}: {mismatch}"));
+                }
+            }
+            Err(e) => failures.push(format!("{name}: {e}")),
+        }
+    }
+    assert_eq!(checked, 5, "expected the 5 query PDFs");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn eval_dev_library_matches_truth() {
+    let Some(dir) = eval_dev() else { return };
+    let truth = load_truth(&dir);
+    // Library paragraphs the queries quote, by file and index.
+    let mut known: HashMap<String, HashMap<usize, String>> = HashMap::new();
+    for query in truth["queries"].as_object().expect("queries").values() {
+        for para in query["paragraphs"].as_array().into_iter().flatten() {
+            for source in para["sources"].as_array().into_iter().flatten() {
+                let (Some(file), Some(index), Some(text)) = (
+                    source["library_file"].as_str(),
+                    source["paragraph_index"].as_u64(),
+                    source["text"].as_str(),
+                ) else {
+                    continue;
+                };
+                known
+                    .entry(file.to_string())
+                    .or_default()
+                    .insert(index as usize, text.to_string());
+            }
+        }
+    }
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for (name, meta) in truth["library"]
+        .as_object()
+        .expect("library")
+        .iter()
+        .filter(|(n, _)| n.ends_with(".pdf"))
+    {
+        let want = meta["n_paragraphs"].as_u64().unwrap_or_default() as usize;
+        let bytes = std::fs::read(dir.join(name)).expect("library pdf reads");
+        checked += 1;
+        let got = match extract(&bytes) {
+            Ok(blocks) => texts(&blocks),
+            Err(e) => {
+                failures.push(format!("{name}: {e}"));
+                continue;
+            }
+        };
+        let quoted = known.get(name.as_str());
+        let quoted_ok = quoted.map_or(0, |q| {
+            q.iter()
+                .filter(|(i, t)| got.get(**i).is_some_and(|g| squash(g) == squash(t)))
+                .count()
+        });
+        eprintln!(
+            "{name}: {} paragraphs (expected {want}); {quoted_ok}/{} quoted paragraphs match",
+            got.len(),
+            quoted.map_or(0, HashMap::len)
+        );
+        if got.len() != want {
+            failures.push(format!("{name}: {} paragraphs, expected {want}", got.len()));
+        }
+        for (index, text) in quoted.into_iter().flatten() {
+            match got.get(*index) {
+                Some(g) if squash(g) == squash(text) => {}
+                other => failures.push(format!(
+                    "{name}: paragraph {index} differs\n  got:  {}\n  want: {}",
+                    other.map_or("-".into(), |g| short(g)),
+                    short(text)
+                )),
+            }
+        }
+    }
+    assert_eq!(checked, 15, "expected the 15 library PDFs");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Print a PDF's lines with their geometry: `TONGWEN_PDF_DUMP=file.pdf cargo test -p tongwen-engine --lib
+/// extract::pdf::tests::dump_lines -- --ignored --nocapture`.
+#[test]
+#[ignore = "a debugging aid"]
+fn dump_lines() {
+    let Some(path) = std::env::var_os("TONGWEN_PDF_DUMP") else {
+        return;
+    };
+    let bytes = std::fs::read(&path).expect("file reads");
+    let doc = super::load(&bytes).expect("loads");
+    let mut fonts = super::content::FontCache::default();
+    let mut stats = super::content::Stats::default();
+    let mut budget = super::content::Budget::default();
+    let mut pages = Vec::new();
+    for page_id in doc.get_pages().values() {
+        let text = super::content::read_page(&doc, *page_id, &mut fonts, &mut stats, &mut budget)
+            .expect("page reads");
+        pages.push(super::layout::page_lines(&text));
+    }
+    for (p, page) in pages.iter().enumerate() {
+        println!("=== page {p} ({} x {})", page.width, page.height);
+        for l in &page.lines {
+            println!(
+                "y={:7.2} x0={:6.2} x1={:6.2} size={:5.2} unit={:5.2} space={:4.2} | {}",
+                l.y, l.x0, l.x1, l.size, l.first_unit, l.space, l.text
+            );
+        }
+    }
+    println!("{stats:?}");
+    let started = std::time::Instant::now();
+    let blocks = extract(&bytes).expect("extracts");
+    println!(
+        "extracted {} paragraphs in {:?}",
+        blocks.len(),
+        started.elapsed()
+    );
+    for (i, block) in blocks.iter().enumerate() {
+        println!("[{i}] {:?} {}", block.kind, block.text);
+    }
+}
+
+/// A longer run of [`damaged_pdfs_do_not_panic`], with deletions and insertions too, over the fixtures and
+/// two benchmark PDFs: `TONGWEN_PDF_FUZZ=<rounds> cargo test -p tongwen-engine --lib
+/// extract::pdf::tests::fuzz_long -- --ignored --nocapture`, then look for "panicked at" in the output
+/// (the reader reports a caught panic as a corrupt file).
+#[test]
+#[ignore = "slow; run by hand"]
+fn fuzz_long() {
+    let rounds: u64 = std::env::var("TONGWEN_PDF_FUZZ")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(200);
+    let mut files = vec![
+        fixture("libreoffice-en.pdf"),
+        fixture("simple.pdf"),
+        fixture("cjk-identity-h.pdf"),
+    ];
+    if let Some(dir) = eval_dev() {
+        for name in ["queries/q054.pdf", "library/manpages-zh-012.pdf"] {
+            files.extend(std::fs::read(dir.join(name)).ok());
+        }
+    }
+    // More files, e.g. uncompressed copies (`qpdf --qdf`) that expose content streams and fonts to the
+    // mutations: TONGWEN_PDF_FUZZ_FILES=a.pdf:b.pdf.
+    if let Some(extra) = std::env::var_os("TONGWEN_PDF_FUZZ_FILES") {
+        for path in std::env::split_paths(&extra) {
+            files.extend(std::fs::read(path).ok());
+        }
+    }
+    let mut rng = XorShift(7);
+    for original in &files {
+        for _ in 0..rounds {
+            let mut bytes = original.clone();
+            for _ in 0..1 + rng.next() % 8 {
+                let at = (rng.next() % bytes.len() as u64) as usize;
+                match rng.next() % 3 {
+                    0 => {
+                        if let Some(b) = bytes.get_mut(at) {
+                            *b = rng.next() as u8;
+                        }
+                    }
+                    1 => {
+                        let len = (rng.next() % 64) as usize;
+                        let end = (at + len).min(bytes.len());
+                        bytes.drain(at..end);
+                    }
+                    _ => {
+                        let from = (rng.next() % bytes.len() as u64) as usize;
+                        let chunk: Vec<u8> = bytes.iter().skip(from).take(64).copied().collect();
+                        let at = at.min(bytes.len());
+                        bytes.splice(at..at, chunk);
+                    }
+                }
+            }
+            let _ = extract(&bytes);
+        }
+    }
+}
