@@ -126,7 +126,22 @@ pub fn add_files(
     options: &ExtractOptions,
     fingerprinter: &Fingerprinter,
     cancel: &AtomicBool,
+    progress: impl FnMut(Progress<'_>),
+) -> Vec<(PathBuf, Result<AddOutcome>)> {
+    add_files_with(files, options, fingerprinter, cancel, progress, |doc| {
+        library.add(doc)
+    })
+}
+
+/// [`add_files`] with the write step supplied by the caller, so a shared library is locked only while a
+/// document is written, never while files are read and fingerprinted.
+pub fn add_files_with(
+    files: &[PathBuf],
+    options: &ExtractOptions,
+    fingerprinter: &Fingerprinter,
+    cancel: &AtomicBool,
     mut progress: impl FnMut(Progress<'_>),
+    mut write: impl FnMut(&NewDocument) -> Result<AddOutcome>,
 ) -> Vec<(PathBuf, Result<AddOutcome>)> {
     let mut out = Vec::with_capacity(files.len());
     for chunk in files.chunks(BATCH) {
@@ -146,7 +161,7 @@ pub fn add_files(
             if matches!(doc, Err(Error::Cancelled)) {
                 continue;
             }
-            let outcome = doc.and_then(|d| library.add(&d));
+            let outcome = doc.and_then(|d| write(&d));
             out.push((path.clone(), outcome));
             progress(Progress {
                 done: out.len(),

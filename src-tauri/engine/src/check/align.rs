@@ -327,12 +327,16 @@ mod tests {
 
     #[test]
     fn partial_chinese_copy_covers_only_the_copied_part() {
-        let filler = "多边形主要用于放置标志和特殊的图形形状，它们由位图转换工具生成并保存在图纸中。";
+        let filler =
+            "多边形主要用于放置标志和特殊的图形形状，它们由位图转换工具生成并保存在图纸中。";
         let q = format!("{filler}{ZH}");
         let (segs, share) = covered(&q, ZH);
         let copied = units(ZH).len() as f64 / units(&q).len() as f64;
         assert!((share - copied).abs() < 0.03, "{share} vs {copied}");
-        assert!(segs.iter().all(|g| g.q_start >= units(filler).len()), "{segs:?}");
+        assert!(
+            segs.iter().all(|g| g.q_start >= units(filler).len()),
+            "{segs:?}"
+        );
     }
 
     #[test]

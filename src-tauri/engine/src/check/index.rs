@@ -72,7 +72,10 @@ impl Index {
                 }
             }
         }
-        let mut out: Vec<(Slot, u32)> = counts.into_iter().filter(|&(_, c)| c >= min_shared).collect();
+        let mut out: Vec<(Slot, u32)> = counts
+            .into_iter()
+            .filter(|&(_, c)| c >= min_shared)
+            .collect();
         out.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
         out.truncate(n);
         out

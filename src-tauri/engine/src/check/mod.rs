@@ -158,7 +158,10 @@ impl<'a> Checker<'a> {
                 if sources.contains_key(&slot) {
                     continue;
                 }
-                if let Some(src) = self.library.source_paragraph(self.index.paragraph_id(slot))? {
+                if let Some(src) = self
+                    .library
+                    .source_paragraph(self.index.paragraph_id(slot))?
+                {
                     let u = match settings.method {
                         Method::Verified => units(&src.text),
                         Method::Simhash => Vec::new(),
@@ -173,32 +176,31 @@ impl<'a> Checker<'a> {
             .par_iter()
             .zip(prepared.par_iter())
             .map(|(text, p)| {
-                let mut matches: Vec<Match> = p
-                    .candidates
-                    .iter()
-                    .filter_map(|slot| {
-                        let (src, src_units) = sources.get(slot)?;
-                        let h = hamming(p.simhash, self.index.simhash(*slot));
-                        match settings.method {
-                            Method::Simhash => Some(Match {
-                                source: Arc::clone(src),
-                                similarity: similarity(h),
-                                hamming: h,
-                                spans: Vec::new(),
-                            }),
-                            Method::Verified => {
-                                verify(text, &src.text, &p.units, src_units, &settings.align).map(
-                                    |(similarity, spans)| Match {
-                                        source: Arc::clone(src),
-                                        similarity,
-                                        hamming: h,
-                                        spans,
-                                    },
-                                )
+                let mut matches: Vec<Match> =
+                    p.candidates
+                        .iter()
+                        .filter_map(|slot| {
+                            let (src, src_units) = sources.get(slot)?;
+                            let h = hamming(p.simhash, self.index.simhash(*slot));
+                            match settings.method {
+                                Method::Simhash => Some(Match {
+                                    source: Arc::clone(src),
+                                    similarity: similarity(h),
+                                    hamming: h,
+                                    spans: Vec::new(),
+                                }),
+                                Method::Verified => {
+                                    verify(text, &src.text, &p.units, src_units, &settings.align)
+                                        .map(|(similarity, spans)| Match {
+                                            source: Arc::clone(src),
+                                            similarity,
+                                            hamming: h,
+                                            spans,
+                                        })
+                                }
                             }
-                        }
-                    })
-                    .collect();
+                        })
+                        .collect();
                 matches.sort_by(|a, b| {
                     b.similarity
                         .total_cmp(&a.similarity)
@@ -233,10 +235,7 @@ fn verify(
     let spans: Vec<SpanPair> = segments
         .iter()
         .map(|g| SpanPair {
-            submission: [
-                q[g.q_start].start as usize,
-                span_end(text, q, g.q_end),
-            ],
+            submission: [q[g.q_start].start as usize, span_end(text, q, g.q_end)],
             source: [s[g.s_start].start as usize, span_end(source, s, g.s_end)],
         })
         .collect();
@@ -285,7 +284,11 @@ pub fn covered_chars(text: &str, ranges: &[[usize; 2]]) -> (usize, usize) {
         while r < sorted.len() && sorted[r][1] <= i {
             r += 1;
         }
-        if sorted[r..].iter().take_while(|x| x[0] <= i).any(|x| i < x[1]) {
+        if sorted[r..]
+            .iter()
+            .take_while(|x| x[0] <= i)
+            .any(|x| i < x[1])
+        {
             covered += 1;
         }
     }

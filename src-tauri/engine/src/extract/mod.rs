@@ -121,7 +121,9 @@ pub enum ExtractError {
     Unsupported(&'static str),
     #[error("this is binary data, not text")]
     Binary,
-    #[error("the text encoding could not be recognised; pass --encoding (e.g. gb18030, big5, utf-16le)")]
+    #[error(
+        "the text encoding could not be recognised; pass --encoding (e.g. gb18030, big5, utf-16le)"
+    )]
     UnknownEncoding,
     #[error("the text is not valid {encoding}")]
     Malformed { encoding: &'static str },
@@ -195,6 +197,10 @@ pub fn detect(bytes: &[u8], extension: Option<&str>) -> Result<Format, ExtractEr
     if bytes.starts_with(b"PK\x03\x04") || bytes.starts_with(b"PK\x05\x06") {
         return if docx::looks_like_docx(bytes) {
             Ok(Format::Docx)
+        } else if extension == Some("docx") {
+            Err(ExtractError::CorruptDocx(
+                "the zip archive is damaged or holds no word/document.xml".into(),
+            ))
         } else {
             Err(ExtractError::Unsupported(
                 "a zip archive that is not a Word .docx document",

@@ -84,7 +84,10 @@ mod tests {
         // be bumped (stored libraries would otherwise compare old prints with new ones).
         let f = Fingerprinter::new();
         let p = f.paragraph("Debian 软件包维护者应当定期检查错误跟踪系统。");
-        assert_eq!(p.simhash, f.simhash("Debian 软件包维护者应当定期检查错误跟踪系统。"));
+        assert_eq!(
+            p.simhash,
+            f.simhash("Debian 软件包维护者应当定期检查错误跟踪系统。")
+        );
         assert_eq!(format!("{:016x}", p.simhash), PINNED);
     }
 
@@ -94,8 +97,15 @@ mod tests {
     fn edited_copy_is_closer_than_unrelated_text() {
         let f = Fingerprinter::new();
         let a = f.simhash("如果你想成为一名好的维护者，你应该定期检查 Debian 错误跟踪系统中你的软件包的错误报告。");
-        let b = f.simhash("如果你想成为好的维护者，应该定期检查 Debian 错误跟踪系统里你的软件包错误报告。");
+        let b = f.simhash(
+            "如果你想成为好的维护者，应该定期检查 Debian 错误跟踪系统里你的软件包错误报告。",
+        );
         let c = f.simhash("今天的天气非常好，我们一起去公园散步，看见了很多美丽的花朵和树木。");
-        assert!(hamming(a, b) < hamming(a, c), "{} vs {}", hamming(a, b), hamming(a, c));
+        assert!(
+            hamming(a, b) < hamming(a, c),
+            "{} vs {}",
+            hamming(a, b),
+            hamming(a, c)
+        );
     }
 }

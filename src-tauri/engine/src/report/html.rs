@@ -89,13 +89,17 @@ pub fn render(report: &Report) -> String {
 fn document(out: &mut String, doc: &DocumentReport) {
     let _ = write!(out, "<section>\n<h2>{}</h2>\n", escape(&doc.file));
     if let Some(e) = &doc.error {
-        let _ = writeln!(out, "<p class=\"error\">Not checked: {}</p>\n</section>", escape(e));
+        let _ = writeln!(
+            out,
+            "<p class=\"error\">Not checked: {}</p>\n</section>",
+            escape(e)
+        );
         return;
     }
-    let _ = write!(
+    let _ = writeln!(
         out,
         "<p><span class=\"ratio\">{}</span> copied · largest single source {} · {} of {} paragraphs flagged · \
-         {} of {} characters</p>\n",
+         {} of {} characters</p>",
         pct(doc.similarity_ratio),
         pct(doc.largest_source_ratio),
         doc.flagged_paragraphs,
@@ -169,7 +173,10 @@ mod tests {
             escape("<img src=x onerror=alert(1)>&\"'"),
             "&lt;img src=x onerror=alert(1)&gt;&amp;&quot;&#39;"
         );
-        assert_eq!(highlight("抄袭<b>文本", &[[0, 2], [5, 7]]), "<mark>抄袭</mark>&lt;b&gt;<mark>文本</mark>");
+        assert_eq!(
+            highlight("抄袭<b>文本", &[[0, 2], [5, 7]]),
+            "<mark>抄袭</mark>&lt;b&gt;<mark>文本</mark>"
+        );
         assert_eq!(highlight("ab", &[[1, 99]]), "a<mark>b</mark>");
     }
 }

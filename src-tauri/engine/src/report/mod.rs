@@ -89,7 +89,49 @@ pub struct MatchReport {
     pub source_text: String,
     pub similarity: f64,
     pub hamming: u32,
-    pub spans: Vec<SpanPair>,
+    pub spans: Vec<ReportSpan>,
+}
+
+/// A copied passage: `[start, end)` in Unicode scalar values (`submission`, `source`) and the same range
+/// in UTF-16 code units (`*_utf16`, for JavaScript string indices).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct ReportSpan {
+    pub submission: [usize; 2],
+    pub source: [usize; 2],
+    pub submission_utf16: [usize; 2],
+    pub source_utf16: [usize; 2],
+}
+
+impl ReportSpan {
+    fn new(span: &SpanPair, submission: &str, source: &str) -> ReportSpan {
+        ReportSpan {
+            submission: span.submission,
+            source: span.source,
+            submission_utf16: utf16_range(submission, span.submission),
+            source_utf16: utf16_range(source, span.source),
+        }
+    }
+}
+
+/// Convert a `[start, end)` range in Unicode scalar values to UTF-16 code units.
+pub fn utf16_range(text: &str, range: [usize; 2]) -> [usize; 2] {
+    let mut out = [0, 0];
+    let mut units = 0;
+    for (i, c) in text.chars().enumerate() {
+        if i == range[0] {
+            out[0] = units;
+        }
+        if i == range[1] {
+            out[1] = units;
+            return out;
+        }
+        units += c.len_utf16();
+    }
+    if range[0] >= text.chars().count() {
+        out[0] = units;
+    }
+    out[1] = units;
+    out
 }
 
 impl Report {
@@ -194,22 +236,34 @@ fn document(method: Method, threshold: f64, top: usize, doc: &CheckedDocument) -
                     source_text: m.source.text.clone(),
                     similarity: round4(m.similarity),
                     hamming: m.hamming,
-                    spans: m.spans.clone(),
+                    spans: m
+                        .spans
+                        .iter()
+                        .map(|sp| ReportSpan::new(sp, &p.text, &m.source.text))
+                        .collect(),
                 })
                 .collect(),
         });
     }
-    let ratio = |c: usize| if total == 0 { 0.0 } else { round4(c as f64 / total as f64) };
+    let ratio = |c: usize| {
+        if total == 0 {
+            0.0
+        } else {
+            round4(c as f64 / total as f64)
+        }
+    };
     let mut sources: Vec<SourceTotal> = per_source
         .into_iter()
-        .map(|(document_id, (source_path, source_title, c, n))| SourceTotal {
-            source_path,
-            source_title,
-            document_id,
-            copied_chars: c,
-            ratio: ratio(c),
-            paragraphs: n,
-        })
+        .map(
+            |(document_id, (source_path, source_title, c, n))| SourceTotal {
+                source_path,
+                source_title,
+                document_id,
+                copied_chars: c,
+                ratio: ratio(c),
+                paragraphs: n,
+            },
+        )
         .collect();
     sources.sort_by(|a, b| {
         b.copied_chars
@@ -226,5 +280,18 @@ fn document(method: Method, threshold: f64, top: usize, doc: &CheckedDocument) -
         sources,
         paragraphs,
         error: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn utf16_ranges_count_astral_characters_twice() {
+        // 𠀀 (U+20000) is one scalar value and two UTF-16 code units.
+        assert_eq!(utf16_range("a𠀀bc", [1, 3]), [1, 4]);
+        assert_eq!(utf16_range("a𠀀bc", [2, 4]), [3, 5]);
+        assert_eq!(utf16_range("抄袭", [0, 2]), [0, 2]);
     }
 }

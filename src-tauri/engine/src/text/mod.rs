@@ -46,7 +46,10 @@ mod tests {
 
     #[test]
     fn clean_paragraph_trims_indent_and_joins_lines() {
-        assert_eq!(clean_paragraph("\u{3000}\u{3000}第一行\n第二行 \r\n"), "第一行 第二行");
+        assert_eq!(
+            clean_paragraph("\u{3000}\u{3000}第一行\n第二行 \r\n"),
+            "第一行 第二行"
+        );
         assert_eq!(clean_paragraph("\u{feff}a\tb"), "a b");
     }
 }

@@ -83,7 +83,10 @@ mod tests {
         assert!(tokens.contains(&"package".to_string()), "{tokens:?}");
         assert!(tokens.contains(&"ready".to_string()), "{tokens:?}");
         for gone in ["我们", "的", "the", "is", "2023", "，", " ", "."] {
-            assert!(!tokens.iter().any(|t| t == gone), "{gone:?} kept in {tokens:?}");
+            assert!(
+                !tokens.iter().any(|t| t == gone),
+                "{gone:?} kept in {tokens:?}"
+            );
         }
     }
 }

@@ -82,7 +82,13 @@ mod tests {
         let ranges: Vec<(u32, u32, bool)> = u.iter().map(|u| (u.start, u.end, u.cjk)).collect();
         assert_eq!(
             ranges,
-            vec![(0, 1, true), (2, 8, false), (9, 10, true), (10, 11, true), (12, 14, false)]
+            vec![
+                (0, 1, true),
+                (2, 8, false),
+                (9, 10, true),
+                (10, 11, true),
+                (12, 14, false)
+            ]
         );
         assert_eq!(u[1].hash, xxh3_64(b"debian"));
         assert_eq!(u[4].hash, xxh3_64(b"ok"), "full-width letters normalise");
@@ -90,7 +96,10 @@ mod tests {
 
     #[test]
     fn punctuation_and_spacing_changes_do_not_change_units() {
-        let a: Vec<u64> = units("Hello, world. 你好！").iter().map(|u| u.hash).collect();
+        let a: Vec<u64> = units("Hello, world. 你好！")
+            .iter()
+            .map(|u| u.hash)
+            .collect();
         let b: Vec<u64> = units("hello   world 你好").iter().map(|u| u.hash).collect();
         assert_eq!(a, b);
     }

@@ -1,0 +1,52 @@
+//! The Tongwen desktop shell: a Tauri 2 window over `tongwen-engine`. One builder, one
+//! `generate_handler!`; the commands are in `commands/`, the shared state in `state.rs`, the error type
+//! the UI sees in `error.rs`.
+
+pub mod commands;
+pub mod error;
+pub mod state;
+
+#[cfg(test)]
+mod tests;
+
+use tauri::Manager;
+
+/// Give a builder the app's plugins and commands, and its state: `state` when given (tests), otherwise
+/// loaded at start from the platform's app directories.
+pub fn configure<R: tauri::Runtime>(
+    builder: tauri::Builder<R>,
+    state: Option<state::AppState>,
+) -> tauri::Builder<R> {
+    let builder =
+        builder
+            .plugin(tauri_plugin_dialog::init())
+            .invoke_handler(tauri::generate_handler![
+                commands::library::library_list,
+                commands::library::library_add,
+                commands::library::library_remove,
+                commands::library::cancel,
+                commands::check::check,
+                commands::check::report,
+                commands::check::export_html,
+                commands::check::demo,
+                commands::settings::settings_get,
+                commands::settings::settings_set,
+            ]);
+    match state {
+        Some(state) => builder.manage(state),
+        None => builder.setup(|app| {
+            let config = app.path().app_config_dir()?;
+            let data = app.path().app_data_dir()?;
+            app.manage(state::AppState::load(&config, &data)?);
+            Ok(())
+        }),
+    }
+}
+
+/// Run the desktop app.
+pub fn run() {
+    if let Err(e) = configure(tauri::Builder::default(), None).run(tauri::generate_context!()) {
+        eprintln!("tongwen-desktop: {e}");
+        std::process::exit(1);
+    }
+}

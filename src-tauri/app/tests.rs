@@ -1,0 +1,240 @@
+//! Command-level tests on Tauri's mock runtime: each command called through the IPC layer as the web view
+//! calls it, with its JSON arguments, answers and `{code, message}` errors.
+
+use serde_json::{json, Value};
+use tauri::ipc::{CallbackFn, InvokeBody};
+use tauri::test::{
+    get_ipc_response, mock_builder, mock_context, noop_assets, MockRuntime, INVOKE_KEY,
+};
+use tauri::webview::InvokeRequest;
+use tauri::WebviewWindow;
+
+use crate::configure;
+use crate::state::AppState;
+
+const ZH: &str = "如果你想成为一名好的维护者，你应该定期检查 Debian 错误跟踪系统中你的软件包的错误报告。错误跟踪系统包含了针对你的软件包的所有未解决的错误。";
+const EN: &str = "If you want to be a good maintainer, you should periodically check the Debian bug tracking system for your packages. The BTS contains all the open bugs against your packages.";
+const EVIL: &str = "提交的内容 <img src=x onerror=alert(1)> 与 <script>alert(1)</script> 只能作为文本出现，报告里绝不能运行任何脚本或者加载任何图片。";
+
+struct TestApp {
+    _app: tauri::App<MockRuntime>,
+    webview: WebviewWindow<MockRuntime>,
+    dir: tempfile::TempDir,
+}
+
+fn app() -> TestApp {
+    let dir = tempfile::tempdir().unwrap();
+    let state = AppState::load(&dir.path().join("config"), &dir.path().join("data")).unwrap();
+    let app = configure(mock_builder(), Some(state))
+        .build(mock_context(noop_assets()))
+        .unwrap();
+    let webview = tauri::WebviewWindowBuilder::new(&app, "main", Default::default())
+        .build()
+        .unwrap();
+    TestApp {
+        _app: app,
+        webview,
+        dir,
+    }
+}
+
+impl TestApp {
+    fn call(&self, cmd: &str, args: Value) -> Result<Value, Value> {
+        get_ipc_response(
+            &self.webview,
+            InvokeRequest {
+                cmd: cmd.into(),
+                callback: CallbackFn(0),
+                error: CallbackFn(1),
+                url: "tauri://localhost".parse().unwrap(),
+                body: InvokeBody::Json(args),
+                headers: Default::default(),
+                invoke_key: INVOKE_KEY.to_string(),
+            },
+        )
+        .map(|b| b.deserialize::<Value>().unwrap())
+    }
+
+    fn file(&self, name: &str, bytes: impl AsRef<[u8]>) -> String {
+        let p = self.dir.path().join(name);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(&p, bytes).unwrap();
+        p.display().to_string()
+    }
+}
+
+fn docx(paragraphs: &[&str]) -> Vec<u8> {
+    use docx_rs::{Docx, Paragraph, Run};
+    let mut doc = Docx::new();
+    for p in paragraphs {
+        doc = doc.add_paragraph(Paragraph::new().add_run(Run::new().add_text(*p)));
+    }
+    let mut buf = std::io::Cursor::new(Vec::new());
+    doc.build().pack(&mut buf).unwrap();
+    buf.into_inner()
+}
+
+const CHANNEL: &str = "__CHANNEL__:7";
+
+#[test]
+fn add_list_check_refilter_export_remove() {
+    let t = app();
+    assert_eq!(t.call("library_list", json!({})).unwrap(), json!([]));
+    let folder = t.dir.path().join("lib");
+    t.file("lib/zh.txt", format!("{ZH}\n\n{EVIL}\n"));
+    t.file("lib/en.docx", docx(&[EN]));
+    t.file("lib/broken.docx", b"PK\x03\x04 not a zip");
+    let summary = t
+        .call(
+            "library_add",
+            json!({"paths": [folder.display().to_string()], "onProgress": CHANNEL}),
+        )
+        .unwrap();
+    assert_eq!(summary["added"].as_array().unwrap().len(), 2, "{summary}");
+    assert_eq!(summary["cancelled"], false);
+    let failed = summary["failed"].as_array().unwrap();
+    assert_eq!(failed.len(), 1);
+    assert!(failed[0]["path"].as_str().unwrap().ends_with("broken.docx"));
+    let message = failed[0]["message"].as_str().unwrap();
+    assert!(
+        message.contains("broken.docx") && message.contains("Word"),
+        "{message}"
+    );
+
+    let list = t.call("library_list", json!({})).unwrap();
+    let titles: Vec<&str> = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["title"].as_str().unwrap())
+        .collect();
+    assert_eq!(titles, ["en", "zh"]);
+
+    // Half of the paragraph is copied: flagged at 0.3, not at 0.9 — re-filtered without re-checking.
+    let sub = t.file("sub.txt", format!("{EN} The village bakery opens at six and the queue reaches the corner of the square by seven every morning.\n\n{EVIL}\n"));
+    let report = t
+        .call("check", json!({"paths": [sub], "onProgress": CHANNEL}))
+        .unwrap();
+    let paras = &report["documents"][0]["paragraphs"];
+    assert_eq!(paras[0]["flagged"], true, "{report}");
+    assert_eq!(paras[1]["flagged"], true);
+    assert_eq!(
+        paras[1]["text"], EVIL,
+        "text is passed through untouched, for the UI to insert as text"
+    );
+    let span = &paras[0]["matches"][0]["spans"][0];
+    assert_eq!(
+        span["submission_utf16"], span["submission"],
+        "ASCII: UTF-16 offsets equal char offsets"
+    );
+    let strict = t.call("report", json!({"threshold": 0.9})).unwrap();
+    assert_eq!(strict["documents"][0]["paragraphs"][0]["flagged"], false);
+    assert_eq!(strict["documents"][0]["paragraphs"][1]["flagged"], true);
+    assert_eq!(strict["threshold"], 0.9);
+
+    let out = t.dir.path().join("report.html");
+    t.call(
+        "export_html",
+        json!({"path": out.display().to_string(), "threshold": 0.3}),
+    )
+    .unwrap();
+    let html = std::fs::read_to_string(&out).unwrap();
+    assert!(html.contains("&lt;img src=x onerror=alert(1)&gt;"));
+    assert!(!html.contains("<script") && !html.contains("<img"));
+
+    let ids: Vec<i64> = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["id"].as_i64().unwrap())
+        .collect();
+    let removed = t.call("library_remove", json!({"ids": [ids[0]]})).unwrap();
+    assert_eq!(removed[0]["title"], "en");
+    assert_eq!(
+        t.call("library_list", json!({}))
+            .unwrap()
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
+}
+
+#[test]
+fn errors_cross_as_code_and_message() {
+    let t = app();
+    let e = t.call("report", json!({"threshold": 0.5})).unwrap_err();
+    assert_eq!(e["code"], "not_found");
+    assert!(e["message"].as_str().unwrap().contains("no check"));
+    let e = t.call("library_remove", json!({"ids": [42]})).unwrap_err();
+    assert_eq!(
+        e,
+        json!({"code": "not_found", "message": "no document with id 42 in the library"})
+    );
+    let missing = t.dir.path().join("nope.txt").display().to_string();
+    let e = t
+        .call("check", json!({"paths": [missing], "onProgress": CHANNEL}))
+        .unwrap_err();
+    assert_eq!(e["code"], "bad_input");
+    assert!(e["message"].as_str().unwrap().contains("nope.txt"));
+    let mut s = t.call("settings_get", json!({})).unwrap();
+    s["threshold"] = json!(1.5);
+    let e = t.call("settings_set", json!({"settings": s})).unwrap_err();
+    assert_eq!(e["code"], "bad_input");
+}
+
+#[test]
+fn settings_persist_and_a_new_library_location_is_opened() {
+    let t = app();
+    let s = t.call("settings_get", json!({})).unwrap();
+    assert_eq!(s["threshold"], 0.3);
+    assert_eq!(s["language"], Value::Null);
+    assert!(s["library_path"]
+        .as_str()
+        .unwrap()
+        .ends_with("library.sqlite"));
+    let other = t
+        .dir
+        .path()
+        .join("elsewhere/lib.sqlite")
+        .display()
+        .to_string();
+    let new = json!({"library_path": other, "threshold": 0.5, "language": "en"});
+    assert_eq!(
+        t.call("settings_set", json!({"settings": new})).unwrap(),
+        new
+    );
+    assert!(
+        std::path::Path::new(&other).is_file(),
+        "library created at the new place"
+    );
+    let saved: Value =
+        serde_json::from_slice(&std::fs::read(t.dir.path().join("config/settings.json")).unwrap())
+            .unwrap();
+    assert_eq!(saved, new);
+}
+
+#[test]
+fn the_sample_gives_a_real_report() {
+    let t = app();
+    let report = t.call("demo", json!({"onProgress": CHANNEL})).unwrap();
+    let doc = &report["documents"][0];
+    assert!(doc["file"].as_str().unwrap().ends_with("student-essay.txt"));
+    let ratio = doc["similarity_ratio"].as_f64().unwrap();
+    assert!(ratio > 0.3 && ratio < 0.95, "{ratio}");
+    let flagged: Vec<bool> = doc["paragraphs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["flagged"].as_bool().unwrap())
+        .collect();
+    assert_eq!(flagged, [true, false, true, true]);
+    assert_eq!(
+        t.call("library_list", json!({}))
+            .unwrap()
+            .as_array()
+            .unwrap()
+            .len(),
+        3
+    );
+}

@@ -1,0 +1,313 @@
+//! The command line contract: library add/list/remove, extract, check in its three formats.
+
+use serde_json::Value;
+
+use crate::util::{docx, stderr, Sandbox};
+
+const ZH_1: &str = "如果你想成为一名好的维护者，你应该定期检查 Debian 错误跟踪系统中你的软件包的错误报告。错误跟踪系统包含了针对你的软件包的所有未解决的错误，你可以通过浏览这个页面来查看它们。";
+const ZH_2: &str = "软件包的上游作者通常会在新版本发布时更新文档，维护者需要检查这些变更是否影响打包脚本，并在变更日志中记录下所有与用户相关的修改。";
+const EN_1: &str = "If you want to be a good maintainer, you should periodically check the Debian bug tracking system for your packages. The BTS contains all the open bugs against your packages, and you can check them by browsing this page.";
+const EN_2: &str = "Libraries are always difficult to package for various reasons. The policy imposes many constraints to ease their maintenance and to make sure upgrades are as simple as possible when a new upstream version comes out.";
+const CLEAN_ZH: &str =
+    "今天的天气非常好，我们一起去公园散步，看见了很多美丽的花朵和高大的树木，孩子们在草地上奔跑。";
+const CLEAN_EN: &str = "The village bakery opens at six in the morning, and by seven the queue of neighbours waiting for warm bread reaches the corner of the square.";
+
+fn library_with_sources(s: &Sandbox) {
+    s.write("lib/zh.txt", format!("{ZH_1}\n\n{ZH_2}\n"));
+    s.write("lib/en.docx", docx(&[EN_1, EN_2]));
+    let out = s.ok(&["library", "add", s.path("lib").to_str().unwrap()]);
+    assert!(out.contains("added 2 document(s) (4 paragraphs)"), "{out}");
+}
+
+fn check_json(s: &Sandbox, file: &str) -> Value {
+    let out = s.ok(&["check", file, "--format", "json"]);
+    serde_json::from_str(&out).expect("check prints JSON")
+}
+
+#[test]
+fn check_flags_exact_and_edited_copies_and_not_clean_text() {
+    let s = Sandbox::new();
+    library_with_sources(&s);
+    let edited_zh = "如果你想成为一位好的维护者，你需要定期检查 Debian 错误追踪系统中你软件包的错误报告。错误跟踪系统包含了针对你的软件包的全部未解决错误，你可以浏览这个页面查看它们。";
+    let sub = s.write(
+        "submission.txt",
+        format!("{edited_zh}\n\n{CLEAN_ZH}\n\n{EN_2}\n\n{CLEAN_EN}\n"),
+    );
+    let report = check_json(&s, sub.to_str().unwrap());
+    let doc = &report["documents"][0];
+    assert_eq!(doc["file"], sub.to_str().unwrap());
+    let paras = doc["paragraphs"].as_array().unwrap();
+    assert_eq!(paras.len(), 4);
+    let flagged: Vec<bool> = paras
+        .iter()
+        .map(|p| p["flagged"].as_bool().unwrap())
+        .collect();
+    assert_eq!(flagged, [true, false, true, false]);
+
+    let m = &paras[0]["matches"][0];
+    assert!(m["source_path"].as_str().unwrap().ends_with("zh.txt"));
+    assert_eq!(m["source_title"], "zh");
+    assert_eq!(m["source_paragraph"], 0);
+    assert_eq!(m["source_text"], ZH_1);
+    assert!(m["similarity"].as_f64().unwrap() > 0.85, "{m}");
+    assert!(m["hamming"].as_u64().unwrap() <= 64);
+    let spans = m["spans"].as_array().unwrap();
+    assert!(!spans.is_empty());
+    // Offsets are Unicode scalar values into the paragraph texts.
+    let first = &spans[0];
+    let (a, b) = (
+        first["submission"][0].as_u64().unwrap() as usize,
+        first["submission"][1].as_u64().unwrap() as usize,
+    );
+    let text: Vec<char> = edited_zh.chars().collect();
+    assert!(a < b && b <= text.len());
+
+    let m = &paras[2]["matches"][0];
+    assert!(m["source_path"].as_str().unwrap().ends_with("en.docx"));
+    assert_eq!(m["source_paragraph"], 1);
+    assert_eq!(m["similarity"].as_f64().unwrap(), 1.0);
+    assert_eq!(m["hamming"], 0);
+
+    // Ratio: copied characters over all non-whitespace characters, between the two flagged paragraphs'
+    // share and 1.
+    let ratio = doc["similarity_ratio"].as_f64().unwrap();
+    let nonws = |t: &str| t.chars().filter(|c| !c.is_whitespace()).count() as f64;
+    let total = nonws(edited_zh) + nonws(CLEAN_ZH) + nonws(EN_2) + nonws(CLEAN_EN);
+    let upper = (nonws(edited_zh) + nonws(EN_2)) / total;
+    assert!(
+        ratio > 0.8 * upper && ratio <= upper + 1e-9,
+        "{ratio} vs {upper}"
+    );
+    assert_eq!(doc["sources"].as_array().unwrap().len(), 2);
+    assert!(doc["largest_source_ratio"].as_f64().unwrap() < ratio);
+    assert_eq!(report["threshold"], 0.3);
+}
+
+#[test]
+fn threshold_and_top_filter_matches() {
+    let s = Sandbox::new();
+    library_with_sources(&s);
+    // Half copied: flagged at 0.3, not at 0.9.
+    let sub = s.write("half.txt", format!("{EN_1} {CLEAN_EN}\n"));
+    let at = |t: &str| {
+        let out = s.ok(&[
+            "check",
+            sub.to_str().unwrap(),
+            "--format",
+            "json",
+            "--threshold",
+            t,
+        ]);
+        let v: Value = serde_json::from_str(&out).unwrap();
+        v["documents"][0]["paragraphs"][0]["flagged"]
+            .as_bool()
+            .unwrap()
+    };
+    assert!(at("0.3"));
+    assert!(!at("0.9"));
+    let out = s.ok(&[
+        "check",
+        sub.to_str().unwrap(),
+        "--format",
+        "json",
+        "--top",
+        "0",
+    ]);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert!(v["documents"][0]["paragraphs"][0]["matches"]
+        .as_array()
+        .unwrap()
+        .is_empty());
+}
+
+#[test]
+fn simhash_method_reports_one_minus_hamming_over_64() {
+    let s = Sandbox::new();
+    library_with_sources(&s);
+    let sub = s.write("copy.txt", format!("{ZH_2}\n"));
+    let out = s.ok(&[
+        "check",
+        sub.to_str().unwrap(),
+        "--format",
+        "json",
+        "--method",
+        "simhash",
+    ]);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["threshold"], 0.8);
+    let m = &v["documents"][0]["paragraphs"][0]["matches"][0];
+    assert_eq!(m["hamming"], 0);
+    assert_eq!(m["similarity"], 1.0);
+    assert_eq!(m["source_text"], ZH_2);
+}
+
+#[test]
+fn same_content_under_another_name_is_reported_not_added_and_same_name_is_not_skipped() {
+    let s = Sandbox::new();
+    let a = s.write("a/thesis.txt", format!("{ZH_1}\n"));
+    let b = s.write("b/copy-of-thesis.txt", format!("{ZH_1}\n"));
+    let c = s.write("c/thesis.txt", format!("{ZH_2}\n"));
+    s.ok(&["library", "add", a.to_str().unwrap()]);
+    let out = s.tongwen(&["library", "add", b.to_str().unwrap(), c.to_str().unwrap()]);
+    assert!(out.status.success());
+    let err = stderr(&out);
+    assert!(
+        err.contains("copy-of-thesis.txt: already in the library as #1 thesis"),
+        "{err}"
+    );
+    let list: Value = serde_json::from_str(&s.ok(&["library", "list", "--json"])).unwrap();
+    let list = list.as_array().unwrap();
+    assert_eq!(list.len(), 2, "same file name, different content is added");
+    assert_eq!(list[1]["path"], c.to_str().unwrap());
+    assert_eq!(list[1]["paragraphs"], 1);
+    assert_eq!(list[1]["format"], "txt");
+}
+
+#[test]
+fn unreadable_files_are_listed_with_their_cause_and_nothing_else_changes() {
+    let s = Sandbox::new();
+    s.write("in/good.txt", format!("{EN_1}\n"));
+    s.write("in/empty.txt", b"");
+    s.write(
+        "in/binary.txt",
+        [0u8, 159, 146, 150, 0, 1, 2, 3, 255, 0, 7, 8].repeat(50),
+    );
+    s.write("in/broken.docx", b"PK\x03\x04 this is not really a zip");
+    s.write("in/whitespace.txt", " \n\u{3000}\n\t\n");
+    let out = s.tongwen(&["library", "add", s.path("in").to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    for (file, cause) in [
+        ("empty.txt", "the file is empty"),
+        ("binary.txt", "binary"),
+        ("broken.docx", "Word document"),
+        ("whitespace.txt", "no text"),
+    ] {
+        assert!(
+            err.lines().any(|l| l.contains(file) && l.contains(cause)),
+            "{file}: {cause} not in\n{err}"
+        );
+    }
+    assert!(String::from_utf8_lossy(&out.stdout).contains("added 1 document(s)"));
+    let list: Value = serde_json::from_str(&s.ok(&["library", "list", "--json"])).unwrap();
+    assert_eq!(list.as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn remove_with_an_unknown_id_removes_nothing() {
+    let s = Sandbox::new();
+    library_with_sources(&s);
+    let out = s.tongwen(&["library", "remove", "1", "999"]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("no document with id 999"),
+        "{}",
+        stderr(&out)
+    );
+    let list: Value = serde_json::from_str(&s.ok(&["library", "list", "--json"])).unwrap();
+    assert_eq!(list.as_array().unwrap().len(), 2);
+    let out = s.ok(&["library", "remove", "1"]);
+    // Folders are added in name order: #1 is en.docx.
+    assert!(out.contains("removed #1 en"), "{out}");
+    // The removed document's paragraphs are no longer found.
+    let sub = s.write("copy.txt", format!("{EN_1}\n"));
+    let v = check_json(&s, sub.to_str().unwrap());
+    assert_eq!(v["documents"][0]["paragraphs"][0]["flagged"], false);
+}
+
+#[test]
+fn html_report_is_self_contained_and_escapes_document_text() {
+    let s = Sandbox::new();
+    let evil = "学生提交的内容 <script>alert(1)</script> 以及 <img src=x onerror=alert(1)> 都必须作为文本显示，而不能在报告中运行任何脚本或加载图片。";
+    s.write("lib/evil.txt", format!("{evil}\n"));
+    s.ok(&["library", "add", s.path("lib").to_str().unwrap()]);
+    let sub = s.write("sub.txt", format!("{evil}\n"));
+    let html_path = s.path("report.html");
+    s.ok(&[
+        "check",
+        sub.to_str().unwrap(),
+        "--format",
+        "html",
+        "-o",
+        html_path.to_str().unwrap(),
+    ]);
+    let html = std::fs::read_to_string(&html_path).unwrap();
+    assert!(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
+    assert!(html.contains("&lt;img src=x onerror=alert(1)&gt;"));
+    assert!(!html.contains("<script"), "no script element");
+    assert!(!html.contains("<img"), "no image element");
+    assert!(
+        !html.contains("http://") && !html.contains("https://"),
+        "no external resource"
+    );
+    assert!(html.contains("<mark>"), "copied text is highlighted");
+    assert!(html.contains("100.0%"));
+}
+
+#[test]
+fn text_report_summarises_each_document() {
+    let s = Sandbox::new();
+    library_with_sources(&s);
+    let sub = s.write("sub.txt", format!("{EN_1}\n\n{CLEAN_EN}\n"));
+    let out = s.ok(&["check", sub.to_str().unwrap()]);
+    assert!(out.contains("sub.txt"), "{out}");
+    assert!(out.contains("1 of 2 paragraphs flagged"), "{out}");
+    assert!(out.contains("100.0%  en ¶1"), "{out}");
+}
+
+#[test]
+fn extract_shows_paragraphs_and_env_var_selects_the_library() {
+    let s = Sandbox::new();
+    let f = s.write("doc.docx", docx(&[ZH_1, "", EN_1]));
+    let out = s.ok(&["extract", f.to_str().unwrap(), "--json"]);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["format"], "docx");
+    let texts: Vec<&str> = v["paragraphs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(texts, [ZH_1, EN_1]);
+
+    let lib = s.path("env-library.sqlite");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tongwen"))
+        .args(["library", "add", f.to_str().unwrap()])
+        .env("TONGWEN_LIBRARY", &lib)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(lib.is_file());
+}
+
+#[test]
+fn check_without_a_library_says_how_to_make_one() {
+    let s = Sandbox::new();
+    let sub = s.write("sub.txt", format!("{EN_1}\n"));
+    let out = s.tongwen(&["check", sub.to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("library add"), "{}", stderr(&out));
+}
+
+#[test]
+fn a_submission_that_cannot_be_read_is_reported_not_scored_as_zero() {
+    let s = Sandbox::new();
+    library_with_sources(&s);
+    let bad = s.write("empty.txt", b"");
+    let good = s.write("good.txt", format!("{EN_1}\n"));
+    let out = s.tongwen(&[
+        "check",
+        bad.to_str().unwrap(),
+        good.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(v["documents"][0]["error"]
+        .as_str()
+        .unwrap()
+        .contains("empty"));
+    assert_eq!(v["documents"][1]["paragraphs"][0]["flagged"], true);
+    assert!(stderr(&out).contains("empty.txt: the file is empty"));
+}

@@ -1,0 +1,318 @@
+//! The desktop app driven as a user drives it: WebDriver through tauri-driver (WebKitWebDriver) on an X
+//! display (run under `xvfb-run`). Native file dialogs cannot be driven by WebDriver, so the test
+//! replaces `window.__TAURI__.dialog` with a stub that answers with the test's paths; everything else
+//! (buttons, slider, keyboard, IPC, Rust commands, the file written by export) is the real app.
+//!
+//! Needs: the app binary (`cargo build -p tongwen-desktop`; path from `TONGWEN_DESKTOP_BIN` or the
+//! target directory), `tauri-driver` on PATH, `WebKitWebDriver`, and `DISPLAY`. Screenshots of the main
+//! screens are written to `docs/screenshots/` when `TONGWEN_SCREENSHOTS=1`.
+
+use std::net::TcpStream;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command};
+use std::time::{Duration, Instant};
+
+use thirtyfour::prelude::*;
+use thirtyfour::Capabilities;
+
+struct Driver(Child);
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        // tauri-driver does not stop WebKitWebDriver: kill the whole process group.
+        let pgid = self.0.id() as i32;
+        let _ = Command::new("kill")
+            .arg("--")
+            .arg(format!("-{pgid}"))
+            .status();
+        let _ = self.0.wait();
+    }
+}
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn app_binary() -> PathBuf {
+    if let Some(p) = std::env::var_os("TONGWEN_DESKTOP_BIN") {
+        return PathBuf::from(p);
+    }
+    // The test executable is target/<profile>/deps/desktop-*; the app is target/<profile>/.
+    let exe = std::env::current_exe().expect("test exe");
+    exe.parent()
+        .and_then(Path::parent)
+        .map(|d| d.join("tongwen-desktop"))
+        .expect("target dir")
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("free port")
+}
+
+fn start_driver(home: &Path) -> (Driver, u16) {
+    let port = free_port();
+    let native = free_port();
+    let child = Command::new("tauri-driver")
+        .args([
+            "--port",
+            &port.to_string(),
+            "--native-port",
+            &native.to_string(),
+        ])
+        // The app's settings, library and demo files go to this test's own directories.
+        .env("XDG_CONFIG_HOME", home.join("config"))
+        .env("XDG_DATA_HOME", home.join("data"))
+        .env_remove("TONGWEN_LIBRARY")
+        .process_group(0)
+        .spawn()
+        .expect("tauri-driver on PATH (cargo install tauri-driver --version ^2 --locked)");
+    let driver = Driver(child);
+    let start = Instant::now();
+    while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "tauri-driver did not start"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    (driver, port)
+}
+
+async fn wait_for<F, Fut>(what: &str, mut f: F) -> WebDriverResult<()>
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = WebDriverResult<bool>>,
+{
+    let start = Instant::now();
+    loop {
+        if f().await.unwrap_or(false) {
+            return Ok(());
+        }
+        if start.elapsed() > Duration::from_secs(30) {
+            panic!("timed out waiting for {what}");
+        }
+        tokio::time::sleep(Duration::from_millis(150)).await;
+    }
+}
+
+async fn text_of(driver: &WebDriver, css: &str) -> WebDriverResult<String> {
+    driver.find(By::Css(css)).await?.text().await
+}
+
+async fn screenshot(driver: &WebDriver, name: &str) {
+    if std::env::var_os("TONGWEN_SCREENSHOTS").is_none() {
+        return;
+    }
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    let dir = repo().join("docs/screenshots");
+    std::fs::create_dir_all(&dir).expect("screenshots dir");
+    driver
+        .screenshot(&dir.join(format!("{name}.png")))
+        .await
+        .expect("screenshot");
+}
+
+/// Make the next native dialog answer `answer` (a path, a list of paths, or null).
+async fn stub_dialog(driver: &WebDriver, answer: serde_json::Value) -> WebDriverResult<()> {
+    driver
+        .execute(
+            "const answer = arguments[0];
+             const stub = { open: async () => answer, save: async () => answer };
+             Object.defineProperty(window.__TAURI__, 'dialog', { value: stub, configurable: true });",
+            vec![answer],
+        )
+        .await?;
+    Ok(())
+}
+
+fn eval_dev() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("TONGWEN_EVAL_DEV") {
+        return Some(PathBuf::from(p));
+    }
+    [
+        repo().join("../shared/eval-dev"),
+        PathBuf::from("/work/shared/eval-dev"),
+    ]
+    .into_iter()
+    .find(|p| p.join("truth.json").is_file())
+}
+
+/// The library and submission the test uses: eval-dev documents when present (so the screenshots show a
+/// real check), otherwise the demo documents.
+fn inputs(tmp: &Path) -> (Vec<PathBuf>, PathBuf) {
+    if let Some(e) = eval_dev() {
+        let lib = [
+            "maint-guide-en-006.txt",
+            "developers-reference-008.txt",
+            "kicad-doc-zh-001.txt",
+        ]
+        .iter()
+        .map(|f| e.join("library").join(f))
+        .filter(|p| p.is_file())
+        .collect::<Vec<_>>();
+        if lib.len() == 3 && e.join("queries/q001.txt").is_file() {
+            return (lib, e.join("queries/q001.txt"));
+        }
+    }
+    let demo = repo().join("assets/demo");
+    let _ = tmp;
+    (
+        vec![demo.join("library")],
+        demo.join("submissions/student-essay.txt"),
+    )
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn add_check_threshold_compare_export() -> WebDriverResult<()> {
+    let app = app_binary();
+    assert!(app.is_file(), "build the app first: {}", app.display());
+    let home = tempfile::tempdir().expect("tmp");
+    let (_driver_process, port) = start_driver(home.path());
+    let mut caps = Capabilities::new();
+    caps.set("browserName", "wry")?;
+    caps.set(
+        "tauri:options",
+        serde_json::json!({"application": app.display().to_string()}),
+    )?;
+    let driver = WebDriver::new(format!("http://127.0.0.1:{port}"), caps).await?;
+    let result = scenario(&driver, home.path()).await;
+    let quit = driver.quit().await;
+    result?;
+    quit
+}
+
+async fn scenario(driver: &WebDriver, home: &Path) -> WebDriverResult<()> {
+    driver.set_window_rect(0, 0, 1280, 800).await.ok();
+    // First start: empty library, the sample is offered.
+    driver.find(By::Id("tab-library")).await?.click().await?;
+    wait_for("the empty library", || async {
+        driver
+            .find(By::Id("try-sample"))
+            .await?
+            .is_displayed()
+            .await
+    })
+    .await?;
+    screenshot(driver, "01-first-start").await;
+
+    // Add library documents through the "add files" button.
+    let (library, submission) = inputs(home);
+    let paths: Vec<String> = library.iter().map(|p| p.display().to_string()).collect();
+    stub_dialog(driver, serde_json::json!(paths)).await?;
+    driver
+        .find(By::Id("library-add-files"))
+        .await?
+        .click()
+        .await?;
+    wait_for("library rows", || async {
+        Ok(driver
+            .find_all(By::Css("#library-table tr[data-id]"))
+            .await?
+            .len()
+            >= 3)
+    })
+    .await?;
+    screenshot(driver, "02-library").await;
+
+    // Check a submission.
+    driver.find(By::Id("tab-check")).await?.click().await?;
+    stub_dialog(
+        driver,
+        serde_json::json!([submission.display().to_string()]),
+    )
+    .await?;
+    driver.find(By::Id("check-pick")).await?.click().await?;
+    wait_for("a flagged paragraph", || async {
+        Ok(!driver
+            .find_all(By::Css("#paragraphs .para.flagged"))
+            .await?
+            .is_empty())
+    })
+    .await?;
+    let ratio = text_of(driver, "#report-ratio").await?;
+    assert!(ratio.ends_with('%') && ratio != "0.0%", "ratio {ratio}");
+    let flagged_before = driver
+        .find_all(By::Css("#paragraphs .para.flagged"))
+        .await?
+        .len();
+    screenshot(driver, "03-report").await;
+
+    // Move the threshold to the top: fewer (or no) paragraphs stay flagged, without a new check.
+    let slider = driver.find(By::Id("threshold")).await?;
+    driver
+        .execute(
+            "const s = arguments[0]; s.value = '1'; s.dispatchEvent(new Event('input', {bubbles: true})); \
+             s.dispatchEvent(new Event('change', {bubbles: true}));",
+            vec![slider.to_json()?],
+        )
+        .await?;
+    wait_for("fewer flags at threshold 1", || async {
+        Ok(driver
+            .find_all(By::Css("#paragraphs .para.flagged"))
+            .await?
+            .len()
+            < flagged_before)
+    })
+    .await?;
+    let shown = text_of(driver, "#threshold-value").await?;
+    assert!(
+        shown.contains("100") || shown.contains("1.00"),
+        "threshold shows {shown}"
+    );
+    driver
+        .execute(
+            "const s = arguments[0]; s.value = '0.3'; s.dispatchEvent(new Event('input', {bubbles: true})); \
+             s.dispatchEvent(new Event('change', {bubbles: true}));",
+            vec![slider.to_json()?],
+        )
+        .await?;
+    wait_for("flags back at 0.3", || async {
+        Ok(driver
+            .find_all(By::Css("#paragraphs .para.flagged"))
+            .await?
+            .len()
+            == flagged_before)
+    })
+    .await?;
+
+    // Open the side-by-side view of the first flagged paragraph; copied text is highlighted in both.
+    driver
+        .find(By::Css("#paragraphs .para.flagged"))
+        .await?
+        .click()
+        .await?;
+    wait_for("the compare panel", || async {
+        driver.find(By::Id("compare")).await?.is_displayed().await
+    })
+    .await?;
+    assert!(!driver
+        .find_all(By::Css("#compare-submission mark"))
+        .await?
+        .is_empty());
+    assert!(!driver
+        .find_all(By::Css("#compare-source mark"))
+        .await?
+        .is_empty());
+    screenshot(driver, "04-compare").await;
+    if flagged_before > 1 {
+        let before = text_of(driver, "#compare-submission").await?;
+        driver.find(By::Id("compare-next")).await?.click().await?;
+        wait_for("the next flagged paragraph", || async {
+            Ok(text_of(driver, "#compare-submission").await? != before)
+        })
+        .await?;
+    }
+
+    // Export the report through the save dialog.
+    let out = home.join("report.html");
+    stub_dialog(driver, serde_json::json!(out.display().to_string())).await?;
+    driver.find(By::Id("export-html")).await?.click().await?;
+    wait_for("the exported report", || async { Ok(out.is_file()) }).await?;
+    let html = std::fs::read_to_string(&out).expect("report");
+    assert!(html.contains("<mark>") && html.contains("similarity report"));
+    Ok(())
+}

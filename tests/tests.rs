@@ -1,0 +1,6 @@
+//! Integration tests: the real `tongwen` binary run as a user runs it, each test in its own temporary
+//! directory, on real .txt/.docx files with Chinese and English text. One test binary, a module per area.
+
+mod cli;
+mod eval_dev;
+mod util;

@@ -1,0 +1,160 @@
+// The bridge to the Rust command layer (see ../API.md). This is the only module that touches
+// `window.__TAURI__`: views call the functions below and never see `invoke`, `Channel` or the plugins.
+//
+// Every failure is an `ApiError` with a `code` the interface branches on ("bad_input", "library",
+// "not_found", "cancelled", "internal", and "unavailable" when the page runs outside the desktop shell)
+// and the `message` Rust sent, which is shown to the user as it is.
+
+export class ApiError extends Error {
+  constructor(code, message) {
+    super(message);
+    this.name = 'ApiError';
+    this.code = code;
+  }
+}
+
+function tauri() {
+  return window.__TAURI__ ?? null;
+}
+
+/** True when the page runs inside the Tauri shell (or the development mock). */
+export function available() {
+  return typeof tauri()?.core?.invoke === 'function';
+}
+
+function unavailable(what) {
+  return new ApiError(
+    'unavailable',
+    `window.__TAURI__${what} is missing: this page must run inside the Tongwen desktop app ` +
+      '(app.withGlobalTauri) or in ui-dev/ with the development mock.',
+  );
+}
+
+/** Turns whatever a rejected promise carried into an ApiError. */
+export function toApiError(raw) {
+  if (raw instanceof ApiError) return raw;
+  if (raw && typeof raw === 'object' && typeof raw.code === 'string') {
+    return new ApiError(raw.code, String(raw.message ?? raw.code));
+  }
+  // Tauri itself rejects with a plain string for IPC-level failures ("command x not found", a
+  // missing permission, arguments that do not deserialize).
+  if (typeof raw === 'string') return new ApiError('internal', raw);
+  if (raw instanceof Error) return new ApiError('internal', raw.message);
+  return new ApiError('internal', String(raw));
+}
+
+async function call(command, args) {
+  const core = tauri()?.core;
+  if (typeof core?.invoke !== 'function') throw unavailable('.core.invoke');
+  try {
+    return await core.invoke(command, args);
+  } catch (raw) {
+    throw toApiError(raw);
+  }
+}
+
+/** A Channel whose `{done, total, path}` messages go to `onProgress`. */
+function progressChannel(onProgress) {
+  const Channel = tauri()?.core?.Channel;
+  if (typeof Channel !== 'function') throw unavailable('.core.Channel');
+  const channel = new Channel();
+  channel.onmessage = (message) => {
+    try {
+      onProgress?.(message);
+    } catch (err) {
+      // A broken progress display must not break the command that reports to it.
+      console.error(err);
+    }
+  };
+  return channel;
+}
+
+// ---- commands -----------------------------------------------------------------------------------
+
+/** @returns {Promise<Document[]>} */
+export const libraryList = () => call('library_list');
+
+/** @returns {Promise<{added, present, failed, cancelled}>} */
+export const libraryAdd = (paths, onProgress) =>
+  call('library_add', { paths, onProgress: progressChannel(onProgress) });
+
+/** Stops a running add, check or demo between files. */
+export const cancel = () => call('cancel');
+
+/** @returns {Promise<Document[]>} the removed documents */
+export const libraryRemove = (ids) => call('library_remove', { ids });
+
+/** @returns {Promise<Report>} at the current threshold */
+export const check = (paths, onProgress) =>
+  call('check', { paths, onProgress: progressChannel(onProgress) });
+
+/** The last check re-filtered at `threshold`, without checking again. */
+export const report = (threshold) => call('report', { threshold });
+
+export const exportHtml = (path, threshold) => call('export_html', { path, threshold });
+
+/** @returns {Promise<Settings>} */
+export const settingsGet = () => call('settings_get');
+
+/** @returns {Promise<Settings>} the settings as stored */
+export const settingsSet = (settings) => call('settings_set', { settings });
+
+/** Adds the bundled demo library and checks the demo submission. */
+export const demo = (onProgress) => call('demo', { onProgress: progressChannel(onProgress) });
+
+// ---- native dialogs (plugin-dialog's global API) ------------------------------------------------
+
+function dialogPlugin(method) {
+  const dialog = tauri()?.dialog;
+  if (typeof dialog?.[method] !== 'function') throw unavailable(`.dialog.${method}`);
+  return dialog;
+}
+
+/**
+ * The native open dialog. Returns the chosen paths, `[]` when the user cancels.
+ * @param {{directory?: boolean, multiple?: boolean, filters?: {name: string, extensions: string[]}[],
+ *          title?: string, defaultPath?: string}} options
+ */
+export async function pickPaths({ directory = false, multiple = true, filters, title, defaultPath } = {}) {
+  const dialog = dialogPlugin('open');
+  let picked;
+  try {
+    picked = await dialog.open({ multiple, directory, filters, title, defaultPath });
+  } catch (raw) {
+    throw toApiError(raw);
+  }
+  if (picked == null) return [];
+  const list = Array.isArray(picked) ? picked : [picked];
+  // Early plugin versions returned `{path}` objects rather than strings.
+  return list.map((p) => (typeof p === 'string' ? p : p?.path)).filter(Boolean);
+}
+
+/** The native save dialog. Returns the chosen path, `null` when the user cancels. */
+export async function pickSavePath({ defaultPath, filters, title } = {}) {
+  const dialog = dialogPlugin('save');
+  try {
+    return (await dialog.save({ defaultPath, filters, title })) ?? null;
+  } catch (raw) {
+    throw toApiError(raw);
+  }
+}
+
+// ---- files dropped on the window ----------------------------------------------------------------
+
+// Names used by Tauri 2 release candidates, mapped to the final ones.
+const DRAG_TYPES = { dragged: 'enter', hover: 'over', dropped: 'drop', cancelled: 'leave' };
+
+/**
+ * Calls `handler({type: "enter"|"over"|"drop"|"leave", paths: string[]})` for files dragged over
+ * the window. Resolves to a function that stops listening. Outside the shell nothing is dropped, so
+ * this resolves to a no-op rather than failing.
+ */
+export async function onDragDrop(handler) {
+  const getCurrentWebview = tauri()?.webview?.getCurrentWebview;
+  if (typeof getCurrentWebview !== 'function') return () => {};
+  return getCurrentWebview().onDragDropEvent((event) => {
+    const payload = event?.payload ?? {};
+    const type = DRAG_TYPES[payload.type] ?? payload.type;
+    handler({ type, paths: Array.isArray(payload.paths) ? payload.paths : [] });
+  });
+}

@@ -1,0 +1,350 @@
+// Every string the interface shows, in Chinese and English. Nothing else in ui/ holds user-facing
+// text: index.html names keys with data-i18n (text), data-i18n-placeholder, data-i18n-title and
+// data-i18n-aria-label; the views call t(key, params).
+//
+// An entry is a string with {name} placeholders, or a function of the params where English needs a
+// plural. The result is always inserted as text, never parsed as HTML.
+
+const plural = (n, one, many) => (Number(n) === 1 ? one : many);
+
+const en = {
+  'app.title': 'Tongwen — offline plagiarism checker',
+  'app.name': 'Tongwen',
+  'app.mark': '同文',
+  'app.skip': 'Skip to content',
+  'tabs.label': 'Sections',
+  'tab.library': 'Library',
+  'tab.check': 'Check',
+  'tab.settings': 'Settings',
+  'lang.zh': '中文',
+  'lang.en': 'English',
+  'list.separator': ' · ',
+
+  'action.ok': 'OK',
+  'action.cancel': 'Cancel',
+  'action.dismiss': 'Dismiss',
+  'action.save': 'Save settings',
+  'action.trySample': 'Try the sample',
+  'action.exportHtml': 'Save HTML report',
+  'action.print': 'Print',
+
+  'error.bad_input': 'A file could not be read',
+  'error.library': 'The library could not be used',
+  'error.not_found': 'Not found',
+  'error.internal': 'Something went wrong',
+  'error.unavailable': 'The desktop app is not available',
+
+  'status.busy': 'Please wait until the current task has finished.',
+  'status.cancelled': 'Cancelled.',
+  'status.removed': (p) => `Removed ${p.count} ${plural(p.count, 'document', 'documents')}.`,
+  'status.exported': 'Report saved to {path}',
+  'status.settingsSaved': 'Settings saved.',
+
+  'progress.cancel': 'Cancel',
+  'progress.cancelling': 'Cancelling…',
+  'progress.count': '{done} of {total}',
+  'task.adding': 'Adding documents',
+  'task.checking': 'Checking',
+  'task.demo': 'Preparing the sample',
+
+  'dialog.documents': 'Documents (txt, docx, pdf)',
+  'dialog.chooseFiles': 'Add documents to the library',
+  'dialog.chooseFolders': 'Add folders to the library',
+  'dialog.chooseSubmissions': 'Choose submissions to check',
+  'dialog.saveReport': 'Save the HTML report',
+  'dialog.htmlReport': 'HTML report',
+  'dialog.chooseLibraryFolder': 'Choose the folder for the library',
+
+  'drop.library': 'Drop to add to the library',
+  'drop.check': 'Drop to check these files',
+  'drop.settings': 'Open Library or Check to drop files',
+
+  'library.title': 'Library',
+  'library.count': (p) => `${p.n} ${plural(p.count, 'document', 'documents')}`,
+  'library.filter': 'Filter by name',
+  'library.addFiles': 'Add files…',
+  'library.addFolder': 'Add folder…',
+  'library.remove': 'Remove',
+  'library.removeCount': 'Remove ({count})',
+  'library.removeTitle': 'Remove from the library?',
+  'library.removeOne': '“{title}” will be removed from the library. The file itself is not touched.',
+  'library.removeMany': '{count} documents will be removed from the library. The files themselves are not touched.',
+  'library.select': 'Select {title}',
+  'library.selectAll': 'Select all shown documents',
+  'library.col.title': 'Title',
+  'library.col.format': 'Format',
+  'library.col.paragraphs': 'Paragraphs',
+  'library.col.chars': 'Characters',
+  'library.col.added': 'Added',
+  'library.noMatch': 'No document matches “{query}”.',
+  'library.emptyTitle': 'Your library is empty — add documents or try the sample',
+  'library.emptyBody':
+    'Submissions are checked against the documents in your library: Word (.docx), PDF with text, and plain text in any common Chinese or Unicode encoding. Everything stays on this computer.',
+  'library.emptyHint': 'You can also drop files or folders onto this window.',
+
+  'import.added': (p) => `Added ${p.count} ${plural(p.count, 'document', 'documents')}`,
+  'import.present': (p) => `${p.count} already in the library`,
+  'import.failed': (p) => `${p.count} could not be read`,
+  'import.cancelled': 'cancelled before the end',
+  'import.failedTitle': 'Files that could not be read',
+  'import.presentTitle': (p) => `${p.count} ${plural(p.count, 'file has', 'files have')} content already in the library`,
+  'import.sameAs': 'same content as “{title}”',
+
+  'check.title': 'Check',
+  'check.pick': 'Check files…',
+  'check.document': 'Document',
+  'check.docOption': '{name} — {ratio}',
+  'check.docOptionFailed': '{name} — not read',
+  'check.emptyTitle': 'Check a submission',
+  'check.emptyBody': (p) =>
+    `Choose one or more files (txt, docx, pdf) to compare them with the ${p.count} ${plural(p.count, 'document', 'documents')} in your library.`,
+  'check.emptyLibrary':
+    'Your library is empty, so nothing can be found yet. Add documents on the Library tab first, or try the sample.',
+  'check.dropHint': 'You can also drop files onto this window.',
+  'check.failedTitle': 'Submissions that could not be read',
+  'check.someFailed': (p) => `${p.count} ${plural(p.count, 'submission', 'submissions')} could not be read.`,
+
+  'report.summary': 'Summary',
+  'report.printTitle': 'Tongwen plagiarism report',
+  'report.printMeta': 'Printed {date} · threshold {threshold} · method {method}',
+  'report.ratio': 'of the text is copied',
+  'report.largest': 'Largest single source',
+  'report.flagged': 'Flagged paragraphs',
+  'report.copied': 'Copied characters',
+  'report.flaggedOf': '{flagged} of {total}',
+  'report.charsOf': '{copied} of {total}',
+  'report.threshold': 'Threshold',
+  'report.thresholdHint':
+    'A paragraph is flagged when at least this share of it is copied from one library paragraph.',
+  'report.sources': 'Sources',
+  'report.noSources': 'No library document reaches the threshold.',
+  'report.sourceMeta': (p) => `${p.paragraphs} ${plural(p.paragraphs, 'paragraph', 'paragraphs')} · ${p.chars} characters`,
+  'report.paragraphN': 'Paragraph {n}',
+  'report.copiedShare': '{share} copied',
+  'report.compare': 'Compare',
+  'report.matchedSources': 'Matching library paragraphs',
+  'report.chip': '¶ {n} · {similarity}',
+  'report.docError': 'This submission could not be read',
+
+  'legend.low': 'a little copied',
+  'legend.high': 'mostly copied',
+  'legend.mark': 'copied passage',
+  'legend.keys': 'Click a flagged paragraph to compare · j / k move between them',
+
+  'compare.submission': 'Submission',
+  'compare.library': 'Library',
+  'compare.position': 'flagged paragraph {at} of {total}',
+  'compare.prev': '↑ Previous',
+  'compare.next': 'Next ↓',
+  'compare.close': 'Close (Esc)',
+  'compare.keys': 'j / k · Esc',
+  'compare.showing': 'Marked: passages copied from “{title}”',
+  'compare.matchMeta': 'paragraph {n} · {similarity} similar',
+  'compare.noMatches': 'No library paragraph reaches the threshold.',
+
+  'settings.title': 'Settings',
+  'settings.language': 'Interface language',
+  'settings.languageSystem': 'Follow the system',
+  'settings.threshold': 'Default threshold for new checks',
+  'settings.thresholdHint':
+    'The share of a paragraph that must be copied from one library paragraph before it is flagged. The slider in a report changes it for that report only.',
+  'settings.libraryPath': 'Library location',
+  'settings.libraryHint': 'The library is one SQLite file. Choosing another file opens (or creates) that library.',
+  'settings.browse': 'Choose folder…',
+  'settings.pathRequired': 'Please enter where the library file should be.',
+};
+
+const zh = {
+  'app.title': '同文 — 离线查重',
+  'app.name': 'Tongwen',
+  'app.mark': '同文',
+  'app.skip': '跳到正文',
+  'tabs.label': '栏目',
+  'tab.library': '文库',
+  'tab.check': '查重',
+  'tab.settings': '设置',
+  'lang.zh': '中文',
+  'lang.en': 'English',
+  'list.separator': '；',
+
+  'action.ok': '确定',
+  'action.cancel': '取消',
+  'action.dismiss': '关闭',
+  'action.save': '保存设置',
+  'action.trySample': '试用示例',
+  'action.exportHtml': '保存 HTML 报告',
+  'action.print': '打印',
+
+  'error.bad_input': '无法读取文件',
+  'error.library': '文库出错',
+  'error.not_found': '未找到',
+  'error.internal': '出现错误',
+  'error.unavailable': '桌面程序不可用',
+
+  'status.busy': '请等待当前任务完成。',
+  'status.cancelled': '已取消。',
+  'status.removed': '已移除 {count} 篇文档。',
+  'status.exported': '报告已保存到 {path}',
+  'status.settingsSaved': '设置已保存。',
+
+  'progress.cancel': '取消',
+  'progress.cancelling': '正在取消…',
+  'progress.count': '{done} / {total}',
+  'task.adding': '正在添加文档',
+  'task.checking': '正在查重',
+  'task.demo': '正在准备示例',
+
+  'dialog.documents': '文档（txt、docx、pdf）',
+  'dialog.chooseFiles': '向文库添加文档',
+  'dialog.chooseFolders': '向文库添加文件夹',
+  'dialog.chooseSubmissions': '选择要查重的文档',
+  'dialog.saveReport': '保存 HTML 报告',
+  'dialog.htmlReport': 'HTML 报告',
+  'dialog.chooseLibraryFolder': '选择文库所在的文件夹',
+
+  'drop.library': '松开即可添加到文库',
+  'drop.check': '松开即可对这些文件查重',
+  'drop.settings': '请先打开“文库”或“查重”再拖入文件',
+
+  'library.title': '文库',
+  'library.count': '共 {n} 篇文档',
+  'library.filter': '按名称筛选',
+  'library.addFiles': '添加文件…',
+  'library.addFolder': '添加文件夹…',
+  'library.remove': '移除',
+  'library.removeCount': '移除（{count}）',
+  'library.removeTitle': '从文库中移除？',
+  'library.removeOne': '将从文库中移除“{title}”。原文件不会被改动。',
+  'library.removeMany': '将从文库中移除 {count} 篇文档。原文件不会被改动。',
+  'library.select': '选择 {title}',
+  'library.selectAll': '选择全部显示的文档',
+  'library.col.title': '标题',
+  'library.col.format': '格式',
+  'library.col.paragraphs': '段落',
+  'library.col.chars': '字数',
+  'library.col.added': '添加时间',
+  'library.noMatch': '没有名称包含“{query}”的文档。',
+  'library.emptyTitle': '文库是空的——请添加文档，或试用示例',
+  'library.emptyBody':
+    '待查文档将与文库中的文档比对。支持 Word（.docx）、带文字层的 PDF，以及常见中文编码或 Unicode 编码的纯文本。所有内容都只保存在这台电脑上。',
+  'library.emptyHint': '也可以把文件或文件夹直接拖到本窗口。',
+
+  'import.added': '已添加 {count} 篇文档',
+  'import.present': '{count} 篇已在文库中',
+  'import.failed': '{count} 个文件无法读取',
+  'import.cancelled': '添加中途已取消',
+  'import.failedTitle': '无法读取的文件',
+  'import.presentTitle': '{count} 个文件的内容已在文库中',
+  'import.sameAs': '与“{title}”内容相同',
+
+  'check.title': '查重',
+  'check.pick': '选择文件查重…',
+  'check.document': '文档',
+  'check.docOption': '{name}——{ratio}',
+  'check.docOptionFailed': '{name}——无法读取',
+  'check.emptyTitle': '检查一篇文档',
+  'check.emptyBody': '选择一个或多个文件（txt、docx、pdf），与文库中的 {count} 篇文档比对。',
+  'check.emptyLibrary': '文库还是空的，因此查不出任何重复。请先在“文库”中添加文档，或试用示例。',
+  'check.dropHint': '也可以把文件直接拖到本窗口。',
+  'check.failedTitle': '无法读取的待查文档',
+  'check.someFailed': '{count} 篇待查文档无法读取。',
+
+  'report.summary': '概要',
+  'report.printTitle': '同文查重报告',
+  'report.printMeta': '打印于 {date} · 阈值 {threshold} · 方法 {method}',
+  'report.ratio': '总复制比',
+  'report.largest': '单篇最大复制比',
+  'report.flagged': '疑似抄袭段落',
+  'report.copied': '复制字数',
+  'report.flaggedOf': '{flagged} / {total}',
+  'report.charsOf': '{copied} / {total}',
+  'report.threshold': '阈值',
+  'report.thresholdHint': '一个段落中至少有这一比例复制自同一文库段落时，标记为疑似抄袭。',
+  'report.sources': '来源',
+  'report.noSources': '没有文库文档达到阈值。',
+  'report.sourceMeta': '{paragraphs} 段 · {chars} 字',
+  'report.paragraphN': '第 {n} 段',
+  'report.copiedShare': '复制 {share}',
+  'report.compare': '对照',
+  'report.matchedSources': '相似的文库段落',
+  'report.chip': '第 {n} 段 · {similarity}',
+  'report.docError': '无法读取这篇待查文档',
+
+  'legend.low': '少量复制',
+  'legend.high': '大部分复制',
+  'legend.mark': '复制片段',
+  'legend.keys': '点击标记的段落进行对照 · j / k 切换',
+
+  'compare.submission': '待查文档',
+  'compare.library': '文库',
+  'compare.position': '第 {at} / {total} 个疑似段落',
+  'compare.prev': '↑ 上一段',
+  'compare.next': '下一段 ↓',
+  'compare.close': '关闭（Esc）',
+  'compare.keys': 'j / k · Esc',
+  'compare.showing': '已标出：复制自“{title}”的片段',
+  'compare.matchMeta': '第 {n} 段 · 相似度 {similarity}',
+  'compare.noMatches': '没有文库段落达到阈值。',
+
+  'settings.title': '设置',
+  'settings.language': '界面语言',
+  'settings.languageSystem': '跟随系统',
+  'settings.threshold': '新查重的默认阈值',
+  'settings.thresholdHint': '段落中复制自同一文库段落的比例达到该值时标记为疑似抄袭。报告中的滑块只改变该报告。',
+  'settings.libraryPath': '文库位置',
+  'settings.libraryHint': '文库是一个 SQLite 文件。选择其他文件将打开（或新建）该文库。',
+  'settings.browse': '选择文件夹…',
+  'settings.pathRequired': '请填写文库文件的位置。',
+};
+
+const TABLES = { en, zh };
+const LOCALES = { en: 'en', zh: 'zh-CN' };
+
+let current = 'en';
+
+/** "zh" when the system's first preferred language is Chinese, otherwise "en". */
+export function detectLanguage(nav = globalThis.navigator) {
+  const first = nav?.languages?.[0] ?? nav?.language ?? '';
+  return /^zh\b/i.test(first) ? 'zh' : 'en';
+}
+
+export function setLanguage(lang) {
+  current = Object.hasOwn(TABLES, lang) ? lang : 'en';
+  document.documentElement.lang = LOCALES[current];
+}
+
+export function language() {
+  return current;
+}
+
+/** The BCP 47 locale for numbers and dates. */
+export function locale() {
+  return LOCALES[current];
+}
+
+/** The text for `key` in the current language, with {placeholders} filled from `params`. */
+export function t(key, params = {}) {
+  const entry = Object.hasOwn(TABLES[current], key) ? TABLES[current][key] : en[key];
+  if (entry === undefined) {
+    console.warn(`i18n: no text for ${key}`);
+    return key;
+  }
+  if (typeof entry === 'function') return entry(params);
+  return entry.replace(/\{(\w+)\}/g, (whole, name) => (Object.hasOwn(params, name) ? String(params[name]) : whole));
+}
+
+/** Fills every data-i18n* element under `root` in the current language. */
+export function applyI18n(root = document) {
+  for (const node of root.querySelectorAll('[data-i18n]')) node.textContent = t(node.dataset.i18n);
+  for (const node of root.querySelectorAll('[data-i18n-placeholder]')) node.placeholder = t(node.dataset.i18nPlaceholder);
+  for (const node of root.querySelectorAll('[data-i18n-title]')) node.title = t(node.dataset.i18nTitle);
+  for (const node of root.querySelectorAll('[data-i18n-aria-label]')) {
+    node.setAttribute('aria-label', t(node.dataset.i18nAriaLabel));
+  }
+  if (root === document) document.title = t('app.title');
+}
+
+/** The keys of each table, for the development check that both languages are complete. */
+export function tableKeys() {
+  return { en: Object.keys(en), zh: Object.keys(zh) };
+}

@@ -1,0 +1,83 @@
+// Starts the interface: language, settings and library from Rust, the three tabs, and files dropped
+// on the window (to the library on the Library tab, checked on the Check tab).
+
+import * as api from './api.js';
+import { $ } from './dom.js';
+import { applyI18n, detectLanguage, setLanguage, t } from './i18n.js';
+import * as store from './store.js';
+import { checkPaths, initCheckView, runDemo } from './views/check/check-view.js';
+import { addPaths, initLibraryView, refreshLibrary } from './views/library/library-view.js';
+import { initSettingsView } from './views/settings/settings-view.js';
+import { initConfirm } from './views/shell/confirm.js';
+import { initNotices, showError, showStatus } from './views/shell/notices.js';
+import { initTabs, showTab } from './views/shell/tabs.js';
+import { initProgress } from './views/shell/task.js';
+
+/** Uses `preference` ("zh" | "en"), or the system's language when it is null. */
+function applyLanguage(preference) {
+  const lang = preference === 'zh' || preference === 'en' ? preference : detectLanguage();
+  setLanguage(lang);
+  applyI18n(document);
+  store.set('lang', lang);
+}
+
+async function onSettingsSaved({ previous, stored }) {
+  applyLanguage(stored.language);
+  if (previous.library_path !== stored.library_path) await refreshLibrary();
+}
+
+function listenForDrops() {
+  // Never let the web view navigate to a file dropped on it.
+  for (const type of ['dragover', 'drop']) document.addEventListener(type, (event) => event.preventDefault());
+
+  const overlay = $('#drop-overlay');
+  const dropText = () => t(`drop.${store.get('tab')}`);
+  api
+    .onDragDrop(({ type, paths }) => {
+      if (type === 'enter' || type === 'over') {
+        if (overlay.hidden) {
+          $('#drop-overlay-text').textContent = dropText();
+          overlay.dataset.target = store.get('tab');
+          overlay.hidden = false;
+        }
+      } else if (type === 'leave') {
+        overlay.hidden = true;
+      } else if (type === 'drop') {
+        overlay.hidden = true;
+        if (!paths.length) return;
+        const tab = store.get('tab');
+        if (tab === 'library') addPaths(paths);
+        else if (tab === 'check') checkPaths(paths);
+        else showStatus(dropText());
+      }
+    })
+    .catch(showError);
+}
+
+async function boot() {
+  initNotices();
+  initProgress();
+  initConfirm();
+  initTabs();
+  applyLanguage(null); // until the settings arrive
+
+  initLibraryView({ onDemo: () => runDemo({ refreshLibrary }) });
+  initCheckView({ refreshLibrary });
+  initSettingsView({ onSaved: onSettingsSaved });
+  showTab('library');
+  listenForDrops();
+
+  try {
+    const settings = await api.settingsGet();
+    store.set('settings', settings);
+    applyLanguage(settings.language);
+    await refreshLibrary();
+  } catch (err) {
+    showError(err);
+  } finally {
+    // For the end-to-end tests: the first library list has been shown (or the error).
+    document.body.classList.add('loaded');
+  }
+}
+
+boot();

@@ -1,0 +1,249 @@
+// The Check tab: choose or drop submissions, check them against the library, and read the report.
+// The threshold slider re-filters the kept results through `report` (no new check); with several
+// submissions, #report-document chooses which one is shown.
+
+import * as api from '../../api.js';
+import { $, clear, el, isTypingTarget } from '../../dom.js';
+import * as fmt from '../../format.js';
+import { t } from '../../i18n.js';
+import * as store from '../../store.js';
+import { confirmOpen } from '../shell/confirm.js';
+import { showError, showStatus } from '../shell/notices.js';
+import { showTab } from '../shell/tabs.js';
+import { runTask } from '../shell/task.js';
+import { closeCompare, initCompare, isOpen, openCompare, refreshCompare, step } from './compare-view.js';
+import { flaggedIndices, renderDocument } from './report-view.js';
+
+const REFILTER_DELAY_MS = 100;
+
+let selectedFile = null; // DocumentReport.file shown
+let refilterTimer = 0;
+let refilterSeq = 0;
+
+export function initCheckView({ refreshLibrary }) {
+  initCompare({ currentDocument });
+  $('#check-pick').addEventListener('click', pickAndCheck);
+  $('#check-sample').addEventListener('click', () => runDemo({ refreshLibrary }));
+  $('#report-document').addEventListener('change', (event) => {
+    const doc = store.get('report')?.documents?.[Number(event.target.value)];
+    if (!doc) return;
+    selectedFile = doc.file;
+    closeCompare();
+    render();
+    window.scrollTo({ top: 0 });
+  });
+  $('#threshold').addEventListener('input', onThresholdInput);
+  $('#export-html').addEventListener('click', exportHtml);
+  $('#print').addEventListener('click', () => {
+    closeCompare();
+    window.print();
+  });
+  document.addEventListener('keydown', onKeyDown);
+  window.addEventListener('beforeprint', render); // the printed header carries the time of printing
+
+  store.on('report', () => {
+    render();
+    refreshCompare();
+  });
+  store.on('documents', renderEmptyState);
+  store.on('tab', () => closeCompare()); // the panel belongs to the Check tab
+  store.on('busy', reflectBusy);
+  store.on('lang', () => {
+    render();
+    refreshCompare();
+  });
+  render();
+}
+
+/** Checks `paths` and shows the report. */
+export async function checkPaths(paths) {
+  if (!paths.length) return;
+  if (store.get('busy')) {
+    showStatus(t('status.busy'));
+    return;
+  }
+  showTab('check');
+  const report = await runTask('task.checking', (onProgress) => api.check(paths, onProgress));
+  if (report) showReport(report);
+}
+
+/** Adds the demo library, checks the demo submission and shows its report. */
+export async function runDemo({ refreshLibrary }) {
+  const report = await runTask('task.demo', (onProgress) => api.demo(onProgress));
+  if (!report) return;
+  showTab('check');
+  showReport(report);
+  try {
+    await refreshLibrary();
+  } catch (err) {
+    showError(err);
+  }
+}
+
+function showReport(report) {
+  closeCompare();
+  selectedFile = report.documents?.[0]?.file ?? null;
+  store.set('report', report);
+  window.scrollTo({ top: 0 });
+  const failed = (report.documents ?? []).filter((d) => typeof d.error === 'string').length;
+  if (failed) showStatus(t('check.someFailed', { count: failed }));
+}
+
+async function pickAndCheck() {
+  try {
+    const paths = await api.pickPaths({
+      multiple: true,
+      directory: false,
+      title: t('dialog.chooseSubmissions'),
+      filters: [{ name: t('dialog.documents'), extensions: ['txt', 'docx', 'pdf'] }],
+    });
+    await checkPaths(paths);
+  } catch (err) {
+    showError(err);
+  }
+}
+
+/** The DocumentReport on screen, or null. */
+function currentDocument() {
+  const docs = store.get('report')?.documents ?? [];
+  return docs.find((d) => d.file === selectedFile) ?? docs[0] ?? null;
+}
+
+function render() {
+  const report = store.get('report');
+  const doc = currentDocument();
+  $('#report').hidden = !doc;
+  $('#check-empty').hidden = Boolean(doc);
+  $('#export-html').disabled = !doc || store.get('busy');
+  $('#print').disabled = !doc;
+  renderEmptyState();
+  renderDocumentSelector(report);
+  renderFailures(report);
+  if (!doc) return;
+  renderDocument(doc, { threshold: Number(report.threshold), method: report.method ?? '' }, { onOpen: openCompare });
+}
+
+function renderEmptyState() {
+  const count = store.get('documents')?.length ?? 0;
+  $('#check-empty-body').textContent = count
+    ? t('check.emptyBody', { count: fmt.integer(count) })
+    : t('check.emptyLibrary');
+  $('#check-empty').classList.toggle('library-empty', count === 0);
+}
+
+function renderDocumentSelector(report) {
+  const docs = report?.documents ?? [];
+  const select = clear($('#report-document'));
+  $('#report-document-field').hidden = docs.length < 2;
+  docs.forEach((doc, i) => {
+    const label =
+      typeof doc.error === 'string'
+        ? t('check.docOptionFailed', { name: fmt.basename(doc.file) })
+        : t('check.docOption', { name: fmt.basename(doc.file), ratio: fmt.percent(doc.similarity_ratio) });
+    select.append(el('option', { value: i, text: label, selected: doc === currentDocument() }));
+  });
+}
+
+function renderFailures(report) {
+  const failed = (report?.documents ?? []).filter((d) => typeof d.error === 'string');
+  $('#check-failures-box').hidden = failed.length === 0;
+  const list = clear($('#check-failures'));
+  for (const doc of failed) {
+    list.append(
+      el(
+        'li',
+        { dataset: { path: doc.file } },
+        el('span', { class: 'failure-name', title: doc.file, text: fmt.basename(doc.file) }),
+        el('span', { class: 'failure-reason', text: doc.error }),
+      ),
+    );
+  }
+}
+
+function reflectBusy(busy) {
+  $('#check-pick').disabled = busy;
+  $('#check-sample').disabled = busy;
+  $('#export-html').disabled = busy || !currentDocument();
+}
+
+// ---- threshold ----------------------------------------------------------------------------------
+
+function onThresholdInput(event) {
+  const threshold = Number(event.target.value);
+  $('#threshold-value').textContent = fmt.percent(threshold, 0);
+  clearTimeout(refilterTimer);
+  refilterTimer = setTimeout(() => refilter(threshold), REFILTER_DELAY_MS);
+}
+
+async function refilter(threshold) {
+  const seq = ++refilterSeq;
+  $('#report').setAttribute('aria-busy', 'true');
+  try {
+    const report = await api.report(threshold);
+    if (seq !== refilterSeq) return; // a later move of the slider wins
+    store.set('report', report);
+  } catch (err) {
+    if (seq === refilterSeq) showError(err);
+  } finally {
+    if (seq === refilterSeq) $('#report').removeAttribute('aria-busy');
+  }
+}
+
+// ---- export -------------------------------------------------------------------------------------
+
+async function exportHtml() {
+  const report = store.get('report');
+  const doc = currentDocument();
+  if (!report || !doc) return;
+  try {
+    const path = await api.pickSavePath({
+      title: t('dialog.saveReport'),
+      defaultPath: `${fmt.stem(doc.file) || 'report'}-tongwen.html`,
+      filters: [{ name: t('dialog.htmlReport'), extensions: ['html'] }],
+    });
+    if (!path) return;
+    await api.exportHtml(path, Number(report.threshold));
+    showStatus(t('status.exported', { path }));
+  } catch (err) {
+    showError(err);
+  }
+}
+
+// ---- keyboard -----------------------------------------------------------------------------------
+
+function onKeyDown(event) {
+  if (store.get('tab') !== 'check' || !currentDocument() || confirmOpen()) return;
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  if (event.key === 'Escape' && isOpen()) {
+    event.preventDefault();
+    closeCompare();
+    return;
+  }
+  if (isTypingTarget(event.target)) return;
+  const forward = event.key === 'j' || event.key === 'ArrowDown';
+  const backward = event.key === 'k' || event.key === 'ArrowUp';
+  if (!forward && !backward) return;
+  if (isOpen()) {
+    event.preventDefault();
+    step(forward ? 1 : -1);
+  } else if (event.key === 'j' || event.key === 'k') {
+    // With the panel closed, j/k walk the flagged paragraphs (Enter opens one); the arrow keys keep
+    // scrolling the page.
+    event.preventDefault();
+    focusFlagged(forward ? 1 : -1);
+  }
+}
+
+function focusFlagged(direction) {
+  const flagged = flaggedIndices(currentDocument());
+  if (!flagged.length) return;
+  const focused = document.activeElement?.closest?.('.para');
+  const at = focused ? Number(focused.dataset.index) : null;
+  let next;
+  if (at == null) next = direction > 0 ? flagged[0] : flagged[flagged.length - 1];
+  else if (direction > 0) next = flagged.find((i) => i > at) ?? flagged[flagged.length - 1];
+  else next = [...flagged].reverse().find((i) => i < at) ?? flagged[0];
+  const para = document.getElementById(`para-${next}`);
+  para?.focus({ preventScroll: true });
+  para?.scrollIntoView({ block: 'center', behavior: 'smooth' });
+}

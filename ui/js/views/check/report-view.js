@@ -1,0 +1,199 @@
+// One submitted document's report: the overall ratio, the ranked sources, and the paragraphs
+// coloured by the share of each that is copied, copied passages marked.
+
+import { $, clear, el } from '../../dom.js';
+import * as fmt from '../../format.js';
+import { t } from '../../i18n.js';
+import { highlightedText, paragraphSpans } from './highlight.js';
+
+/** A paragraph's copied share in [0, 1]. */
+export function shareOf(paragraph) {
+  const chars = Number(paragraph.chars) || 0;
+  if (chars <= 0) return 0;
+  return Math.max(0, Math.min(1, (Number(paragraph.copied_chars) || 0) / chars));
+}
+
+/** Indices (`paragraph.index`) of the flagged paragraphs, in document order. */
+export function flaggedIndices(doc) {
+  return (doc?.paragraphs ?? []).filter((p) => p.flagged).map((p) => p.index);
+}
+
+/** Sources ranked by contribution; ties by title, then path, so the order never flickers. */
+export function rankedSources(doc) {
+  return [...(doc?.sources ?? [])].sort(
+    (a, b) =>
+      (b.copied_chars ?? 0) - (a.copied_chars ?? 0) ||
+      String(a.source_title).localeCompare(String(b.source_title)) ||
+      String(a.source_path).localeCompare(String(b.source_path)),
+  );
+}
+
+/**
+ * Fills #report for `doc` (a DocumentReport) of a Report with `threshold` and `method`.
+ * `onOpen(index)` opens the comparison for a flagged paragraph.
+ */
+export function renderDocument(doc, { threshold, method }, { onOpen }) {
+  renderSummary(doc, threshold, method);
+  renderSources(doc, { onOpen });
+  renderParagraphs(doc, { onOpen });
+}
+
+function renderSummary(doc, threshold, method) {
+  const file = $('#report-file');
+  file.textContent = fmt.basename(doc.file);
+  file.title = doc.file;
+  $('#report-path').textContent = fmt.dirname(doc.file);
+  const failed = typeof doc.error === 'string';
+  $('#report-ratio').textContent = failed ? '–' : fmt.percent(doc.similarity_ratio);
+  $('#report-ratio').dataset.ratio = failed ? '' : String(doc.similarity_ratio);
+  $('#report-largest').textContent = failed ? '–' : fmt.percent(doc.largest_source_ratio);
+  const paragraphs = doc.paragraphs?.length ?? 0;
+  $('#report-flagged').textContent = failed
+    ? '–'
+    : t('report.flaggedOf', { flagged: fmt.integer(doc.flagged_paragraphs ?? 0), total: fmt.integer(paragraphs) });
+  $('#report-copied').textContent = failed
+    ? '–'
+    : t('report.charsOf', { copied: fmt.integer(doc.copied_chars ?? 0), total: fmt.integer(doc.total_chars ?? 0) });
+  const ratio = failed ? 0 : Math.max(0, Math.min(1, Number(doc.similarity_ratio) || 0));
+  $('#report-ratio-meter').style.width = `${(ratio * 100).toFixed(2)}%`;
+
+  const error = $('#report-doc-error');
+  error.hidden = !failed;
+  if (failed) $('#report-doc-error-message').textContent = doc.error;
+
+  $('#report-printed').textContent = t('report.printMeta', {
+    date: fmt.dateTime(Date.now() / 1000),
+    threshold: fmt.percent(threshold, 0),
+    method,
+  });
+
+  const input = $('#threshold');
+  if (document.activeElement !== input) input.value = String(threshold);
+  $('#threshold-value').textContent = fmt.percent(threshold, 0);
+}
+
+function renderSources(doc, { onOpen }) {
+  const list = clear($('#sources'));
+  const sources = rankedSources(doc);
+  $('#sources-empty').hidden = sources.length > 0 || typeof doc.error === 'string';
+  for (const source of sources) {
+    const ratio = Math.max(0, Math.min(1, Number(source.ratio) || 0));
+    const first = (doc.paragraphs ?? []).find((p) =>
+      (p.matches ?? []).some((m) => sameSource(m, source)),
+    );
+    const item = el(
+      'li',
+      { class: 'source', dataset: { documentId: source.document_id ?? '' } },
+      el(
+        'button',
+        {
+          type: 'button',
+          class: 'source-button',
+          title: source.source_path,
+          disabled: !first,
+          onclick: () => first && onOpen(first.index),
+        },
+        el('span', { class: 'source-title', text: source.source_title || fmt.basename(source.source_path) }),
+        el('span', { class: 'source-ratio', text: fmt.percent(ratio) }),
+        el(
+          'span',
+          { class: 'bar', 'aria-hidden': 'true' },
+          el('span', { class: 'bar-fill', style: { width: `${(ratio * 100).toFixed(2)}%` } }),
+        ),
+        el('span', {
+          class: 'source-meta',
+          text: t('report.sourceMeta', {
+            paragraphs: source.paragraphs ?? 0,
+            chars: fmt.integer(source.copied_chars ?? 0),
+          }),
+        }),
+      ),
+    );
+    list.append(item);
+  }
+}
+
+function sameSource(match, source) {
+  if (match.source_document != null && source.document_id != null) {
+    return match.source_document === source.document_id;
+  }
+  return match.source_path === source.source_path;
+}
+
+function renderParagraphs(doc, { onOpen }) {
+  const container = clear($('#paragraphs'));
+  const paragraphs = doc.paragraphs ?? [];
+  $('#paragraphs-legend').hidden = paragraphs.length === 0;
+  for (const paragraph of paragraphs) container.append(paragraphElement(paragraph, onOpen));
+}
+
+function paragraphElement(paragraph, onOpen) {
+  const share = shareOf(paragraph);
+  const flagged = Boolean(paragraph.flagged);
+  const node = el('article', {
+    class: `para${flagged ? ' flagged' : ''}${share > 0 ? ' copied' : ''}`,
+    id: `para-${paragraph.index}`,
+    dataset: { index: paragraph.index, share: share.toFixed(4) },
+    tabindex: flagged ? '0' : null,
+    'aria-label': t('report.paragraphN', { n: paragraph.index + 1 }),
+    style: { '--share': share.toFixed(4) },
+  });
+
+  const head = el(
+    'div',
+    { class: 'para-head' },
+    el('span', { class: 'para-num', text: t('report.paragraphN', { n: paragraph.index + 1 }) }),
+    share > 0 ? el('span', { class: 'para-share', text: t('report.copiedShare', { share: fmt.percent(share, 0) }) }) : null,
+  );
+  if (flagged) {
+    head.append(
+      el('button', {
+        type: 'button',
+        class: 'para-open btn small',
+        text: t('report.compare'),
+        onclick: (event) => {
+          event.stopPropagation();
+          onOpen(paragraph.index);
+        },
+      }),
+    );
+  }
+  node.append(head, el('p', { class: 'para-text' }, highlightedText(paragraph.text, paragraphSpans(paragraph))));
+
+  if (flagged && paragraph.matches?.length) {
+    const chips = el('ul', { class: 'para-sources', 'aria-label': t('report.matchedSources') });
+    for (const match of paragraph.matches) {
+      chips.append(
+        el(
+          'li',
+          { title: match.source_path },
+          el('span', { class: 'chip-title', text: match.source_title || fmt.basename(match.source_path) }),
+          el('span', {
+            class: 'chip-meta',
+            text: t('report.chip', {
+              n: (Number(match.source_paragraph) || 0) + 1,
+              similarity: fmt.percent(match.similarity, 0),
+            }),
+          }),
+        ),
+      );
+    }
+    node.append(chips);
+  }
+
+  if (flagged) {
+    node.addEventListener('click', () => {
+      // Selecting text to copy it is not a request to compare.
+      if (String(window.getSelection?.() ?? '').length > 0) return;
+      onOpen(paragraph.index);
+    });
+    node.addEventListener('keydown', (event) => {
+      if (event.target !== node) return;
+      if (event.key === 'Enter' || event.key === ' ') {
+        event.preventDefault();
+        onOpen(paragraph.index);
+      }
+    });
+  }
+  return node;
+}

@@ -1,0 +1,79 @@
+// The Settings tab: where the library lives, the default threshold for new checks, and the
+// interface language (中文 / English / follow the system).
+
+import * as api from '../../api.js';
+import { $ } from '../../dom.js';
+import * as fmt from '../../format.js';
+import { t } from '../../i18n.js';
+import * as store from '../../store.js';
+import { showError, showStatus } from '../shell/notices.js';
+
+const LIBRARY_FILE = 'library.sqlite';
+
+export function initSettingsView({ onSaved }) {
+  $('#settings-threshold').addEventListener('input', (event) => {
+    $('#settings-threshold-value').textContent = fmt.percent(Number(event.target.value), 0);
+  });
+  $('#settings-library-browse').addEventListener('click', browseLibrary);
+  $('#settings-form').addEventListener('submit', async (event) => {
+    event.preventDefault();
+    await save(onSaved);
+  });
+  store.on('settings', render);
+  store.on('busy', (busy) => {
+    $('#settings-save').disabled = busy;
+  });
+  render();
+}
+
+/** Shows the stored settings in the form (discarding unsaved edits). */
+function render() {
+  const settings = store.get('settings');
+  if (!settings) return;
+  $('#settings-language').value = settings.language ?? '';
+  $('#settings-threshold').value = String(settings.threshold ?? 0.3);
+  $('#settings-threshold-value').textContent = fmt.percent(Number(settings.threshold ?? 0.3), 0);
+  $('#settings-library-path').value = settings.library_path ?? '';
+}
+
+async function browseLibrary() {
+  const input = $('#settings-library-path');
+  try {
+    const [folder] = await api.pickPaths({
+      directory: true,
+      multiple: false,
+      title: t('dialog.chooseLibraryFolder'),
+      defaultPath: fmt.dirname(input.value) || undefined,
+    });
+    if (!folder) return;
+    const separator = fmt.separatorOf(folder);
+    input.value = folder.endsWith(separator) ? `${folder}${LIBRARY_FILE}` : `${folder}${separator}${LIBRARY_FILE}`;
+    input.focus();
+  } catch (err) {
+    showError(err);
+  }
+}
+
+async function save(onSaved) {
+  const previous = store.get('settings') ?? {};
+  const libraryPath = $('#settings-library-path').value.trim();
+  if (!libraryPath) {
+    showError({ code: 'bad_input', message: t('settings.pathRequired') });
+    $('#settings-library-path').focus();
+    return;
+  }
+  const threshold = Math.max(0, Math.min(1, Number($('#settings-threshold').value)));
+  const language = $('#settings-language').value || null;
+  const button = $('#settings-save');
+  button.disabled = true;
+  try {
+    const stored = await api.settingsSet({ ...previous, library_path: libraryPath, threshold, language });
+    store.set('settings', stored);
+    await onSaved({ previous, stored });
+    showStatus(t('status.settingsSaved'));
+  } catch (err) {
+    showError(err);
+  } finally {
+    button.disabled = store.get('busy');
+  }
+}
