@@ -3,4 +3,5 @@
 
 mod cli;
 mod eval_dev;
+mod extract;
 mod util;

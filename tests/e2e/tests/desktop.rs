@@ -31,7 +31,8 @@ impl Drop for Driver {
 }
 
 fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    repo.canonicalize().unwrap_or(repo)
 }
 
 fn app_binary() -> PathBuf {
@@ -92,11 +93,24 @@ where
         if f().await.unwrap_or(false) {
             return Ok(());
         }
-        if start.elapsed() > Duration::from_secs(30) {
+        if start.elapsed() > Duration::from_secs(120) {
             panic!("timed out waiting for {what}");
         }
         tokio::time::sleep(Duration::from_millis(150)).await;
     }
+}
+
+/// Click a button the way a user would reach it: scrolled into the middle of the view first (a sticky
+/// header covers the top of a scrolled page).
+async fn click(driver: &WebDriver, id: &str) -> WebDriverResult<()> {
+    let e = driver.find(By::Id(id)).await?;
+    driver
+        .execute(
+            "arguments[0].scrollIntoView({block: 'center'});",
+            vec![e.to_json()?],
+        )
+        .await?;
+    e.click().await
 }
 
 async fn text_of(driver: &WebDriver, css: &str) -> WebDriverResult<String> {
@@ -121,8 +135,11 @@ async fn stub_dialog(driver: &WebDriver, answer: serde_json::Value) -> WebDriver
     driver
         .execute(
             "const answer = arguments[0];
-             const stub = { open: async () => answer, save: async () => answer };
-             Object.defineProperty(window.__TAURI__, 'dialog', { value: stub, configurable: true });",
+             const d = window.__TAURI__.dialog;
+             for (const m of ['open', 'save']) {
+               Object.defineProperty(d, m, { value: async () => answer, configurable: true, writable: true });
+             }
+            ",
             vec![answer],
         )
         .await?;
@@ -145,17 +162,15 @@ fn eval_dev() -> Option<PathBuf> {
 /// real check), otherwise the demo documents.
 fn inputs(tmp: &Path) -> (Vec<PathBuf>, PathBuf) {
     if let Some(e) = eval_dev() {
-        let lib = [
-            "maint-guide-en-006.txt",
-            "developers-reference-008.txt",
-            "kicad-doc-zh-001.txt",
-        ]
-        .iter()
-        .map(|f| e.join("library").join(f))
-        .filter(|p| p.is_file())
-        .collect::<Vec<_>>();
-        if lib.len() == 3 && e.join("queries/q001.txt").is_file() {
-            return (lib, e.join("queries/q001.txt"));
+        // The whole eval-dev library (300 documents) and a Chinese Word submission copying from five of
+        // them, some of those sources being .docx and .pdf.
+        let mut lib: Vec<PathBuf> = std::fs::read_dir(e.join("library"))
+            .map(|d| d.filter_map(|f| f.ok().map(|f| f.path())).collect())
+            .unwrap_or_default();
+        lib.sort();
+        let submission = e.join("queries/q035.docx");
+        if lib.len() >= 3 && submission.is_file() {
+            return (lib, submission);
         }
     }
     let demo = repo().join("assets/demo");
@@ -225,7 +240,7 @@ async fn scenario(driver: &WebDriver, home: &Path) -> WebDriverResult<()> {
         serde_json::json!([submission.display().to_string()]),
     )
     .await?;
-    driver.find(By::Id("check-pick")).await?.click().await?;
+    click(driver, "check-pick").await?;
     wait_for("a flagged paragraph", || async {
         Ok(!driver
             .find_all(By::Css("#paragraphs .para.flagged"))
@@ -307,12 +322,54 @@ async fn scenario(driver: &WebDriver, home: &Path) -> WebDriverResult<()> {
         .await?;
     }
 
+    driver.find(By::Id("compare-close")).await?.click().await?;
+    wait_for("the compare panel to close", || async {
+        Ok(!driver.find(By::Id("compare")).await?.is_displayed().await?)
+    })
+    .await?;
+
     // Export the report through the save dialog.
     let out = home.join("report.html");
     stub_dialog(driver, serde_json::json!(out.display().to_string())).await?;
-    driver.find(By::Id("export-html")).await?.click().await?;
+    click(driver, "export-html").await?;
     wait_for("the exported report", || async { Ok(out.is_file()) }).await?;
     let html = std::fs::read_to_string(&out).expect("report");
     assert!(html.contains("<mark>") && html.contains("similarity report"));
+
+    // A hostile submission: its markup is shown as text and nothing in it runs.
+    let hostile = home.join("hostile.txt");
+    std::fs::write(
+        &hostile,
+        "<img src=x onerror=alert(1)> <script>window.__xss = 1</script> \
+         Tongwen shows this paragraph as plain text.\n\n\
+         <b onmouseover=\"window.__xss = 2\">bold?</b> A second paragraph of ordinary words.\n",
+    )
+    .expect("write hostile submission");
+    stub_dialog(driver, serde_json::json!([hostile.display().to_string()])).await?;
+    click(driver, "check-pick").await?;
+    wait_for("the hostile submission's paragraphs", || async {
+        Ok(text_of(driver, "#paragraphs")
+            .await?
+            .contains("<img src=x onerror=alert(1)>"))
+    })
+    .await?;
+    let shown = text_of(driver, "#paragraphs").await?;
+    assert!(
+        shown.contains("<script>window.__xss = 1</script>"),
+        "{shown}"
+    );
+    assert!(driver
+        .find_all(By::Css(
+            "#paragraphs img, #paragraphs script, #paragraphs b"
+        ))
+        .await?
+        .is_empty());
+    let ran = driver
+        .execute(
+            "return window.__xss === undefined ? null : window.__xss;",
+            vec![],
+        )
+        .await?;
+    assert!(ran.json().is_null(), "injected code ran: {:?}", ran.json());
     Ok(())
 }

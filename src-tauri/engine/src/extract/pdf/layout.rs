@@ -20,6 +20,8 @@ use crate::extract::Block;
 const MAX_WORD_GAP: f64 = 5.0;
 /// A gap wider than this many font sizes between two glyphs is a word space.
 const SPACE_GAP: f64 = 0.15;
+/// Between a CJK and a Latin glyph, only a gap wider than this many font sizes is a space.
+const CJK_LATIN_SPACE_GAP: f64 = 0.3;
 
 /// One line of text.
 #[derive(Debug, Clone)]
@@ -213,8 +215,14 @@ fn build_line(page: &PageText, raw: &RawLine) -> Option<Line> {
             let size = g.size.max(p.glyph.size);
             let both_wide = p.text.chars().last().is_some_and(is_wide)
                 && item.text.chars().next().is_some_and(is_wide);
+            let one_wide = p.text.chars().last().is_some_and(is_wide)
+                || item.text.chars().next().is_some_and(is_wide);
             let space = if both_wide {
                 gap > 1.5 * size
+            } else if one_wide {
+                // Word processors set a small gap (about 0.2 em, "autospace") between CJK and Latin
+                // text that is not a space in the text.
+                pending_space || gap > CJK_LATIN_SPACE_GAP * size
             } else {
                 pending_space || gap > SPACE_GAP * size
             };

@@ -1,0 +1,458 @@
+//! Reading real documents: one text saved in every format and encoding Tongwen reads gives the same
+//! paragraphs; every file of the eval-dev benchmark reads exactly as its truth.json says; malformed files
+//! are refused by `tongwen extract` with the file's name and the cause.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+use tongwen_engine::extract::{
+    extract_bytes, extract_file, BlockKind, ExtractOptions, Extracted, Format,
+};
+
+use crate::util::{docx, eval_dev, stderr, Sandbox};
+
+/// The paragraphs of `tests/fixtures/conformance/` as every reader must return them. The files indent
+/// the first three paragraphs with two U+3000 (the usual Chinese first-line indent); the readers trim
+/// leading and trailing whitespace, full-width included, so the indent is not part of the expected
+/// text. That trimming is the only normalisation: everything else (full-width and ASCII punctuation,
+/// curly and straight quotes, the space between Chinese and English words, "it's") must come through
+/// unchanged, from a .txt in any encoding, a .docx and a PDF alike.
+const PARAGRAPHS: [&str; 4] = [
+    "同文（Tongwen）是一款离线的抄袭检测工具：它读取 .txt、.docx 和 .pdf 文件，把每篇文档切分成段落，再与本地文献库逐段比对，全程不需要联网。",
+    "The checker reads each paragraph, splits it into words (jieba for 中文, whitespace for English), computes a fingerprint and looks for the closest paragraphs in the library; no text ever leaves the computer.",
+    "“引号”、《书名号》和‘单引号’都应原样保留；so should \"straight quotes\", apostrophes (it's), 100% of the digits and dates such as 2024年3月15日!",
+    "Last paragraph, with no indent: 最后一段没有缩进，以英文开头、以中文句号结束。",
+];
+
+/// The full-width indent the fixture files put before the first three paragraphs.
+const INDENT: &str = "\u{3000}\u{3000}";
+
+/// The paragraphs as the fixture files hold them: the first three indented.
+fn indented() -> Vec<String> {
+    PARAGRAPHS
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            if i < 3 {
+                format!("{INDENT}{p}")
+            } else {
+                p.to_string()
+            }
+        })
+        .collect()
+}
+
+fn fixture(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures")
+        .join(path)
+}
+
+fn texts(doc: &Extracted) -> Vec<&str> {
+    doc.paragraphs.iter().map(|p| p.text.as_str()).collect()
+}
+
+/// The paragraph texts `tongwen extract FILE --json` prints, with the format it reports.
+fn cli_extract(s: &Sandbox, file: &Path) -> (String, Vec<String>) {
+    let out = s.ok(&["extract", file.to_str().unwrap(), "--json"]);
+    let v: Value = serde_json::from_str(&out).expect("extract --json prints JSON");
+    let texts = v["paragraphs"]
+        .as_array()
+        .expect("paragraphs")
+        .iter()
+        .map(|p| p["text"].as_str().expect("text").to_owned())
+        .collect();
+    (v["format"].as_str().expect("format").to_owned(), texts)
+}
+
+#[test]
+fn one_text_reads_the_same_in_every_format_and_encoding() {
+    let s = Sandbox::new();
+    // (fixture, format, the encoding the text reader reports)
+    let cases = [
+        ("utf8.txt", Format::Txt, Some("UTF-8")),
+        ("utf8-bom.txt", Format::Txt, Some("UTF-8")),
+        ("crlf.txt", Format::Txt, Some("UTF-8")),
+        ("gb18030.txt", Format::Txt, Some("gb18030")),
+        ("utf16le-bom.txt", Format::Txt, Some("UTF-16LE")),
+        ("conformance.docx", Format::Docx, None),
+        ("conformance.pdf", Format::Pdf, None),
+    ];
+    let mut failures = String::new();
+    for (name, format, encoding) in cases {
+        let path = fixture(&format!("conformance/{name}"));
+        let doc = match extract_file(&path, &ExtractOptions::default()) {
+            Ok(doc) => doc,
+            Err(e) => {
+                writeln!(failures, "{name}: {e}").unwrap();
+                continue;
+            }
+        };
+        assert_eq!(doc.format, format, "{name}");
+        assert_eq!(doc.encoding, encoding, "{name}");
+        assert!(
+            doc.paragraphs.iter().all(|p| p.kind == BlockKind::Body),
+            "{name}: {:?}",
+            doc.paragraphs
+        );
+        if texts(&doc) != PARAGRAPHS {
+            writeln!(
+                failures,
+                "{name}: {}",
+                describe_list_mismatch(&PARAGRAPHS, &texts(&doc))
+            )
+            .unwrap();
+        }
+        // The command prints the same paragraphs.
+        let (cli_format, cli_texts) = cli_extract(&s, &path);
+        assert_eq!(cli_format, format.as_str(), "{name}");
+        assert_eq!(cli_texts, texts(&doc), "{name}: tongwen extract --json");
+    }
+
+    // A .docx as docx-rs writes it (one run per paragraph, no styles), indent included.
+    let indented = indented();
+    let built = docx(&indented.iter().map(String::as_str).collect::<Vec<_>>());
+    let doc = extract_bytes(&built, Some("docx"), &ExtractOptions::default()).expect("docx-rs");
+    if texts(&doc) != PARAGRAPHS {
+        writeln!(
+            failures,
+            "docx-rs document: {}",
+            describe_list_mismatch(&PARAGRAPHS, &texts(&doc))
+        )
+        .unwrap();
+    }
+    assert!(failures.is_empty(), "\n{failures}");
+}
+
+#[test]
+fn conformance_text_files_hold_the_indented_paragraphs() {
+    // Guards the fixtures themselves: what was saved is the text above with its indent (so the test
+    // above really reads an indent, a BOM, CRLF and blank lines, not something already clean).
+    let utf8 = std::fs::read_to_string(fixture("conformance/utf8.txt")).unwrap();
+    assert_eq!(utf8, indented().join("\n\n") + "\n");
+    let bom = std::fs::read(fixture("conformance/utf8-bom.txt")).unwrap();
+    assert_eq!(&bom[..3], b"\xef\xbb\xbf");
+    assert_eq!(&bom[3..], utf8.as_bytes());
+    let crlf = std::fs::read(fixture("conformance/crlf.txt")).unwrap();
+    assert_eq!(crlf, utf8.replace('\n', "\r\n").into_bytes());
+    let utf16 = std::fs::read(fixture("conformance/utf16le-bom.txt")).unwrap();
+    let units: Vec<u16> = utf16[2..]
+        .chunks(2)
+        .map(|c| u16::from_le_bytes([c[0], c[1]]))
+        .collect();
+    assert_eq!(&utf16[..2], b"\xff\xfe");
+    assert_eq!(
+        String::from_utf16(&units).unwrap(),
+        utf8.replace('\n', "\r\n")
+    );
+    let gb = std::fs::read(fixture("conformance/gb18030.txt")).unwrap();
+    assert!(
+        std::str::from_utf8(&gb).is_err(),
+        "gb18030.txt is not UTF-8"
+    );
+}
+
+// ---------------------------------------------------------------------------------------------------
+// eval-dev
+
+/// Whether two texts differ only in whitespace.
+fn whitespace_only(a: &str, b: &str) -> bool {
+    let squash = |t: &str| t.chars().filter(|c| !c.is_whitespace()).collect::<String>();
+    squash(a) == squash(b)
+}
+
+/// Where two strings first differ, as "char N: 'a' (U+0061) vs 'b' (U+0062)" with a little context.
+fn first_difference(want: &str, got: &str) -> String {
+    let w: Vec<char> = want.chars().collect();
+    let g: Vec<char> = got.chars().collect();
+    let i = w.iter().zip(&g).take_while(|(a, b)| a == b).count();
+    let show = |cs: &[char]| match cs.get(i) {
+        Some(c) => format!("{c:?} (U+{:04X})", *c as u32),
+        None => "end of text".to_owned(),
+    };
+    let ctx = |cs: &[char]| {
+        let a = i.saturating_sub(15);
+        let b = (i + 15).min(cs.len());
+        cs[a..b].iter().collect::<String>()
+    };
+    format!(
+        "first difference at char {i} of {}/{}{}: expected {} got {}; expected …{}… got …{}…",
+        w.len(),
+        g.len(),
+        if whitespace_only(want, got) {
+            " (whitespace only)"
+        } else {
+            ""
+        },
+        show(&w),
+        show(&g),
+        ctx(&w),
+        ctx(&g)
+    )
+}
+
+fn short(text: &str) -> String {
+    let cs: Vec<char> = text.chars().collect();
+    if cs.len() <= 80 {
+        text.to_owned()
+    } else {
+        format!("{}…", cs[..80].iter().collect::<String>())
+    }
+}
+
+/// Every paragraph where two lists differ, and the count difference.
+fn describe_list_mismatch(want: &[&str], got: &[&str]) -> String {
+    let mut out = String::new();
+    if want.len() != got.len() {
+        write!(
+            out,
+            "{} paragraphs expected, {} read",
+            want.len(),
+            got.len()
+        )
+        .unwrap();
+    }
+    for (i, (w, g)) in want.iter().zip(got).enumerate() {
+        if w != g {
+            write!(
+                out,
+                "\n  paragraph {i}: expected {:?}\n  got {:?}\n  {}",
+                short(w),
+                short(g),
+                first_difference(w, g)
+            )
+            .unwrap();
+        }
+    }
+    for (i, w) in want.iter().enumerate().skip(got.len()) {
+        write!(out, "\n  paragraph {i} missing: {:?}", short(w)).unwrap();
+    }
+    for (i, g) in got.iter().enumerate().skip(want.len()) {
+        write!(out, "\n  paragraph {i} extra: {:?}", short(g)).unwrap();
+    }
+    out
+}
+
+#[test]
+fn eval_dev_files_read_as_truth_says() {
+    let Some(dir) = eval_dev() else {
+        eprintln!("SKIPPED: eval-dev not found (set TONGWEN_EVAL_DEV)");
+        return;
+    };
+    let truth: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("truth.json")).unwrap()).unwrap();
+    let opts = ExtractOptions::default();
+    let mut mismatches: Vec<String> = Vec::new();
+    let (mut files, mut paragraphs) = (0usize, 0usize);
+
+    // Library: paragraph counts, and the texts kept for later comparison with the sources.
+    let library = truth["library"].as_object().expect("library");
+    let mut lib_texts: std::collections::HashMap<&str, Vec<String>> = Default::default();
+    for (rel, meta) in library {
+        files += 1;
+        let doc = match extract_file(&dir.join(rel), &opts) {
+            Ok(doc) => doc,
+            Err(e) => {
+                mismatches.push(format!("{rel}: not read: {e}"));
+                continue;
+            }
+        };
+        let want_format = meta["format"].as_str().unwrap();
+        if doc.format.as_str() != want_format {
+            mismatches.push(format!(
+                "{rel}: format {} (truth {want_format})",
+                doc.format
+            ));
+        }
+        let n = meta["n_paragraphs"].as_u64().unwrap() as usize;
+        paragraphs += doc.paragraphs.len();
+        if doc.paragraphs.len() != n {
+            mismatches.push(format!(
+                "{rel}: {} paragraphs read, truth n_paragraphs {n}",
+                doc.paragraphs.len()
+            ));
+        }
+        lib_texts.insert(
+            rel.as_str(),
+            doc.paragraphs.into_iter().map(|p| p.text).collect(),
+        );
+    }
+    let lib_files = files;
+
+    // Queries: every paragraph's text, in order; and every source the truth names.
+    let queries = truth["queries"].as_object().expect("queries");
+    let (mut sources, mut exact_sources) = (0usize, 0usize);
+    for (rel, q) in queries {
+        files += 1;
+        let want: Vec<&str> = q["paragraphs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["text"].as_str().unwrap())
+            .collect();
+        match extract_file(&dir.join(rel), &opts) {
+            Ok(doc) => {
+                paragraphs += doc.paragraphs.len();
+                let got = texts(&doc);
+                if got.len() != want.len() {
+                    mismatches.push(format!(
+                        "{rel}: {} paragraphs read, truth {}",
+                        got.len(),
+                        want.len()
+                    ));
+                }
+                for (i, (w, g)) in want.iter().zip(&got).enumerate() {
+                    // Paragraphs are trimmed when read (truth keeps a few leading spaces).
+                    if w.trim() != *g {
+                        mismatches.push(format!(
+                            "{rel} ¶{i}: expected {:?} got {:?}; {}",
+                            short(w),
+                            short(g),
+                            first_difference(w, g)
+                        ));
+                    }
+                }
+                if got.len() != want.len() {
+                    let n = got.len().min(want.len());
+                    for (i, w) in want.iter().enumerate().skip(n) {
+                        mismatches.push(format!("{rel} ¶{i}: missing {:?}", short(w)));
+                    }
+                    for (i, g) in got.iter().enumerate().skip(n) {
+                        mismatches.push(format!("{rel} ¶{i}: extra {:?}", short(g)));
+                    }
+                }
+            }
+            Err(e) => mismatches.push(format!("{rel}: not read: {e}")),
+        }
+        for (qi, p) in q["paragraphs"].as_array().unwrap().iter().enumerate() {
+            let exact = p["obfuscation"] == "exact";
+            for src in p["sources"].as_array().into_iter().flatten() {
+                sources += 1;
+                exact_sources += usize::from(exact);
+                let file = src["library_file"].as_str().unwrap();
+                let index = src["paragraph_index"].as_u64().unwrap() as usize;
+                let want = src["text"].as_str().unwrap();
+                let label = format!(
+                    "{file} ¶{index} (source of {rel} ¶{qi}, {})",
+                    p["obfuscation"].as_str().unwrap_or("?")
+                );
+                match lib_texts.get(file).map(|t| t.get(index)) {
+                    None => mismatches.push(format!("{label}: library file not read")),
+                    Some(None) => mismatches.push(format!("{label}: no such paragraph")),
+                    Some(Some(got)) if got != want.trim() => mismatches.push(format!(
+                        "{label}: expected {:?} got {:?}; {}",
+                        short(want),
+                        short(got),
+                        first_difference(want, got)
+                    )),
+                    Some(Some(_)) => {}
+                }
+            }
+        }
+    }
+    // The same library paragraph can be the source of several query paragraphs; report it once.
+    mismatches.dedup();
+    let ws_only = mismatches
+        .iter()
+        .filter(|m| m.contains("(whitespace only)"))
+        .count();
+    eprintln!(
+        "eval-dev extraction: {files} files ({lib_files} library, {} queries), {paragraphs} paragraphs \
+         read, {sources} source references checked ({exact_sources} of exact copies), {} mismatches \
+         ({ws_only} of them in whitespace only)",
+        files - lib_files,
+        mismatches.len()
+    );
+    for m in &mismatches {
+        eprintln!("  {m}");
+    }
+    // A PDF does not record where a line's trailing space was: at a line break between Chinese and
+    // Latin text, and where a "noise" edit doubled a space, the reader can only guess. Such
+    // whitespace-only differences are allowed in PDFs (the fingerprints ignore whitespace); anything
+    // else, and any difference in a .txt or .docx, fails.
+    let hard: Vec<&String> = mismatches
+        .iter()
+        .filter(|m| !(m.contains("(whitespace only)") && m.contains(".pdf")))
+        .collect();
+    assert!(
+        hard.is_empty(),
+        "{} extraction mismatches against truth.json beyond PDF whitespace (listed above)",
+        hard.len()
+    );
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Malformed inputs through `tongwen extract`. `library add` and `check` already report empty and binary
+// files (tests/cli.rs); the engine's own tests cover each reader's damaged fixtures. These hold the
+// command to naming the file and the cause, and to detecting the format from the content.
+
+#[test]
+fn extract_refuses_malformed_files_naming_the_file_and_cause() {
+    let s = Sandbox::new();
+    let read = |p: &str| std::fs::read(fixture(p)).unwrap();
+    let cases: Vec<(&str, Vec<u8>, &str)> = vec![
+        ("zero-bytes.txt", Vec::new(), "the file is empty"),
+        (
+            "binary-data.txt",
+            read("txt/binary.txt"),
+            "binary data, not text",
+        ),
+        (
+            "zip-named.txt",
+            read("docx/not-a-docx.zip"),
+            "a zip archive that is not a Word .docx document",
+        ),
+        // A PDF named .txt is read as a PDF, so a damaged one is reported as a corrupt PDF.
+        ("pdf-named.txt", read("pdf/truncated.pdf"), "corrupt PDF"),
+        (
+            "cut-short.docx",
+            read("docx/truncated.docx"),
+            "corrupt Word document",
+        ),
+        ("cut-short.pdf", read("pdf/truncated.pdf"), "corrupt PDF"),
+        (
+            "text-named.docx",
+            PARAGRAPHS[0].as_bytes().to_vec(),
+            "corrupt Word document: not a zip archive",
+        ),
+        (
+            "old-word.doc.txt",
+            [
+                &[0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1][..],
+                &[0; 504][..],
+            ]
+            .concat(),
+            "old binary Word .doc",
+        ),
+    ];
+    for (name, bytes, cause) in cases {
+        let path = s.write(name, bytes);
+        let out = s.tongwen(&["extract", path.to_str().unwrap(), "--json"]);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(1), "{name}: {err}");
+        assert!(out.stdout.is_empty(), "{name}: printed something");
+        assert!(
+            err.contains(&format!("{}: ", path.display())) && err.contains(cause),
+            "{name}: expected the path and {cause:?} in {err:?}"
+        );
+        assert_eq!(err.lines().count(), 1, "{name}: one line: {err:?}");
+    }
+}
+
+#[test]
+fn extract_detects_the_format_from_the_content_not_the_name() {
+    let s = Sandbox::new();
+    for (name, from, format) in [
+        ("really-a-pdf.txt", "conformance/conformance.pdf", "pdf"),
+        ("really-a-docx.txt", "conformance/conformance.docx", "docx"),
+        ("really-a-docx.pdf", "conformance/conformance.docx", "docx"),
+    ] {
+        let path = s.write(name, std::fs::read(fixture(from)).unwrap());
+        let (got_format, got) = cli_extract(&s, &path);
+        assert_eq!(got_format, format, "{name}");
+        // Read exactly as the same file under its own name.
+        let original = extract_file(&fixture(from), &ExtractOptions::default()).unwrap();
+        assert_eq!(got, texts(&original), "{name}");
+    }
+}
