@@ -1,12 +1,384 @@
-//! `tongwen bench`: speed and memory figures (filled in by the speed issue).
+//! `tongwen bench`: speed and memory in one run, each figure beside its baseline measured in the same
+//! process.
+//!
+//! 1. Ingest: raw jieba-rs `cut` over the corpus text (the floor), then the whole ingest (read, extract,
+//!    tokens, fingerprints, SQLite) on one thread and on all threads.
+//! 2. Check: a library of the corpus's real paragraphs grown with synthetic paragraphs to each size; a
+//!    200-paragraph submission checked cold (open the library, load and index the fingerprints, check)
+//!    and warm (index in memory), verification included. Sizes above `--sqlite-max` are built in memory
+//!    from the largest SQLite library's prints plus synthetic ones (no cold figure).
+//!
+//! Synthetic paragraphs have random SimHashes and as many winnowed shingle keys as a real paragraph
+//! drawn at random, 90% of them random and 10% taken from that real paragraph, so keys common in real
+//! text get long posting lists as the library grows. Their texts are placeholders and are never
+//! shortlisted by real text except through those shared keys.
 
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
 
-use anyhow::Result;
+use anyhow::{bail, Result};
+use tongwen_engine::check::index::FlatPrints;
+use tongwen_engine::check::{CheckSettings, Checker, Index};
+use tongwen_engine::extract::{self, BlockKind, ExtractOptions, Format};
+use tongwen_engine::fingerprint::Fingerprinter;
+use tongwen_engine::ingest;
+use tongwen_engine::library::{Library, NewDocument, NewParagraph};
 
 #[derive(clap::Args)]
-pub struct BenchArgs {}
+pub struct BenchArgs {
+    /// Documents to ingest, which are also the real part of the library [default: ../shared/eval-dev/library
+    /// when present, else assets/demo/library]
+    #[arg(long)]
+    corpus: Option<PathBuf>,
+    /// Submissions: the first 200 paragraphs read from these are the checked document [default: the
+    /// eval-dev queries, else assets/demo/submissions]
+    #[arg(long)]
+    queries: Option<PathBuf>,
+    /// Library sizes, in paragraphs
+    #[arg(long, value_delimiter = ',', default_values_t = [10_000usize, 100_000, 1_000_000, 10_000_000])]
+    sizes: Vec<usize>,
+    /// Largest library written to SQLite (for the cold figure); larger ones are built in memory
+    #[arg(long, default_value_t = 1_000_000)]
+    sqlite_max: usize,
+    /// Warm checks per size (the median is shown)
+    #[arg(long, default_value_t = 5)]
+    repeat: usize,
+    /// Folder for the benchmark's libraries [default: a new temporary folder, removed afterwards]
+    #[arg(long)]
+    work: Option<PathBuf>,
+}
 
-pub fn run(_args: BenchArgs) -> Result<ExitCode> {
-    anyhow::bail!("the benchmark is not written yet")
+fn default_dir(rel_eval: &str, rel_demo: &str) -> PathBuf {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    for base in [
+        root.join("../shared/eval-dev"),
+        PathBuf::from("/work/shared/eval-dev"),
+    ] {
+        if base.join(rel_eval).is_dir() {
+            return base.join(rel_eval);
+        }
+    }
+    root.join(rel_demo)
+}
+
+fn mb(bytes: usize) -> f64 {
+    bytes as f64 / 1e6
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v[v.len() / 2]
+}
+
+/// Resident memory of this process, in bytes (Linux; 0 elsewhere).
+fn resident() -> usize {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmRSS:"))
+                .and_then(|l| l.split_whitespace().nth(1)?.parse::<usize>().ok())
+        })
+        .map_or(0, |kb| kb * 1024)
+}
+
+/// xorshift64*: a small fixed-seed generator, so every run builds the same synthetic library.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+fn synthetic_keys(rng: &mut Rng, real: &[Vec<u32>]) -> Vec<u32> {
+    let model = &real[rng.below(real.len())];
+    let mut keys: Vec<u32> = model
+        .iter()
+        .map(|&k| {
+            if rng.below(10) == 0 {
+                k
+            } else {
+                rng.next() as u32
+            }
+        })
+        .collect();
+    keys.sort_unstable();
+    keys.dedup();
+    keys
+}
+
+pub fn run(args: BenchArgs) -> Result<ExitCode> {
+    let corpus = args
+        .corpus
+        .unwrap_or_else(|| default_dir("library", "assets/demo/library"));
+    let queries = args
+        .queries
+        .unwrap_or_else(|| default_dir("queries", "assets/demo/submissions"));
+    let tmp;
+    let work = match args.work {
+        Some(w) => {
+            std::fs::create_dir_all(&w)?;
+            w
+        }
+        None => {
+            tmp = tempfile::tempdir()?;
+            tmp.path().to_path_buf()
+        }
+    };
+    let threads = rayon::current_num_threads();
+    println!(
+        "tongwen bench: corpus {}, queries {}, {threads} threads",
+        corpus.display(),
+        queries.display()
+    );
+
+    // ---- 1. Ingest ------------------------------------------------------------------------------
+    let (files, errors) = ingest::collect_files(std::slice::from_ref(&corpus));
+    if files.is_empty() {
+        bail!("no documents in {}: {errors:?}", corpus.display());
+    }
+    let opts = ExtractOptions::default();
+    let fp = Fingerprinter::new();
+    let mut paragraphs: Vec<String> = Vec::new();
+    let mut zh_paragraphs: Vec<String> = Vec::new();
+    for f in &files {
+        if let Ok(d) = extract::extract_file(f, &opts) {
+            let zh = d.format == Format::Txt
+                && d.paragraphs
+                    .iter()
+                    .any(|p| p.text.chars().any(tongwen_engine::text::normalize::is_cjk));
+            for p in d.paragraphs {
+                if zh {
+                    zh_paragraphs.push(p.text.clone());
+                }
+                paragraphs.push(p.text);
+            }
+        }
+    }
+    let text_bytes: usize = paragraphs.iter().map(String::len).sum();
+    let jieba = fp.tokenizer().jieba();
+    let cut = |ps: &[String]| {
+        let t = Instant::now();
+        let mut words = 0usize;
+        for p in ps {
+            words += jieba.cut(p, true).len();
+        }
+        assert!(words > 0, "jieba cut nothing");
+        t.elapsed()
+    };
+    let jieba_all = cut(&paragraphs);
+    let zh_bytes: usize = zh_paragraphs.iter().map(String::len).sum();
+    let jieba_zh = cut(&zh_paragraphs);
+
+    let ingest_run = |n_threads: usize, name: &str, only_zh: bool| -> Result<(Duration, usize)> {
+        let db = work.join(format!("ingest-{name}.sqlite"));
+        let _ = std::fs::remove_file(&db);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(n_threads)
+            .build()?;
+        let chosen: Vec<PathBuf> = files
+            .iter()
+            .filter(|f| {
+                !only_zh
+                    || f.extension().is_some_and(|e| e == "txt")
+                        && std::fs::read_to_string(f)
+                            .is_ok_and(|t| t.chars().any(tongwen_engine::text::normalize::is_cjk))
+            })
+            .cloned()
+            .collect();
+        let t = Instant::now();
+        let mut lib = Library::open(&db, &fp)?;
+        let cancel = AtomicBool::new(false);
+        let out =
+            pool.install(|| ingest::add_files(&mut lib, &chosen, &opts, &fp, &cancel, |_| {}));
+        let elapsed = t.elapsed();
+        let added = out.iter().filter(|(_, r)| r.is_ok()).count();
+        assert_eq!(added, chosen.len(), "every corpus file is added");
+        Ok((elapsed, lib.totals()?.1 as usize))
+    };
+    let (one, n_paras) = ingest_run(1, "1", false)?;
+    let (all, _) = ingest_run(threads, "all", false)?;
+    let (one_zh, n_zh) = ingest_run(1, "zh1", true)?;
+    println!("\n## Ingest ({} files, {n_paras} paragraphs, {:.2} MB of text; Chinese .txt: {n_zh} paragraphs, {:.2} MB)", files.len(), mb(text_bytes), mb(zh_bytes));
+    println!("| stage | MB/s | paragraphs/s | vs jieba cut (1 thread) | vs Python 0.74 MB/s |");
+    println!("|---|---|---|---|---|");
+    let row = |name: &str, bytes: usize, n: usize, d: Duration, floor: Duration| {
+        let rate = mb(bytes) / d.as_secs_f64();
+        println!(
+            "| {name} | {rate:.2} | {:.0} | {:.2} | {:.0}x |",
+            n as f64 / d.as_secs_f64(),
+            floor.as_secs_f64() / d.as_secs_f64(),
+            rate / 0.74
+        );
+    };
+    row(
+        "jieba-rs cut, all text, 1 thread",
+        text_bytes,
+        paragraphs.len(),
+        jieba_all,
+        jieba_all,
+    );
+    row(
+        "jieba-rs cut, Chinese text, 1 thread",
+        zh_bytes,
+        zh_paragraphs.len(),
+        jieba_zh,
+        jieba_zh,
+    );
+    row(
+        "ingest, all files, 1 thread",
+        text_bytes,
+        n_paras,
+        one,
+        jieba_all,
+    );
+    row(
+        &format!("ingest, all files, {threads} threads"),
+        text_bytes,
+        n_paras,
+        all,
+        jieba_all,
+    );
+    row(
+        "ingest, Chinese .txt, 1 thread",
+        zh_bytes,
+        n_zh,
+        one_zh,
+        jieba_zh,
+    );
+
+    // ---- 2. Check -------------------------------------------------------------------------------
+    let (qfiles, _) = ingest::collect_files(std::slice::from_ref(&queries));
+    let mut submission: Vec<String> = Vec::new();
+    for f in &qfiles {
+        if let Ok(d) = extract::extract_file(f, &opts) {
+            submission.extend(d.paragraphs.into_iter().map(|p| p.text));
+        }
+        if submission.len() >= 200 {
+            break;
+        }
+    }
+    submission.truncate(200);
+    let sub_chars: usize = submission.iter().map(|p| p.chars().count()).sum();
+
+    let db = work.join("ingest-all.sqlite");
+    let mut lib = Library::open(&db, &fp)?;
+    let real = lib.load_prints()?;
+    let real_keys: Vec<Vec<u32>> = real.iter().map(|p| p.shingles.clone()).collect();
+    let real_chars = lib.totals()?.2 as usize;
+    let real_n = real.len();
+    drop(real);
+    let mut rng = Rng(0x7f4a_7c15_9e37_79b9);
+    let settings = CheckSettings::default();
+    println!(
+        "\n## Check: {} paragraphs ({sub_chars} characters) against libraries of {real_n} real paragraphs plus synthetic ones",
+        submission.len()
+    );
+    println!("| library paragraphs | cold: open + index + check (ms) | warm check (ms) | flagged | fingerprint index B/paragraph | shortlist postings B/paragraph | resident MB (index) | on disk B/paragraph |");
+    println!("|---|---|---|---|---|---|---|---|");
+    let mut in_sqlite = real_n;
+    let mut doc_no = 0usize;
+    for &size in &args.sizes {
+        let (cold, index, disk) = if size <= args.sqlite_max {
+            // Grow the SQLite library to `size` in documents of 1,000 synthetic paragraphs.
+            while in_sqlite < size {
+                let n = (size - in_sqlite).min(1_000);
+                doc_no += 1;
+                let doc = NewDocument {
+                    title: format!("synthetic-{doc_no}"),
+                    path: format!("synthetic/{doc_no}"),
+                    format: Format::Txt,
+                    bytes: 0,
+                    content_hash: format!("synthetic-{doc_no}"),
+                    paragraphs: (0..n)
+                        .map(|i| NewParagraph {
+                            text: format!("synthetic paragraph {doc_no}.{i}"),
+                            kind: BlockKind::Body,
+                            chars: 0,
+                            simhash: rng.next(),
+                            shingles: synthetic_keys(&mut rng, &real_keys),
+                        })
+                        .collect(),
+                };
+                lib.add(&doc)?;
+                in_sqlite += n;
+            }
+            drop(lib);
+            let before = resident();
+            let t = Instant::now();
+            let opened = Library::open(&db, &fp)?;
+            let index = Index::build(opened.load_prints()?);
+            let checker = Checker::new(&opened, &index, &fp, settings);
+            let r = checker.check(&submission)?;
+            let cold = t.elapsed();
+            assert_eq!(r.len(), submission.len());
+            let rss = resident().saturating_sub(before);
+            lib = opened;
+            let disk = std::fs::metadata(&db)
+                .map(|m| m.len() as usize)
+                .unwrap_or(0);
+            (Some((cold, rss)), index, Some(disk / size))
+        } else {
+            let mut flat = FlatPrints::default();
+            for p in lib.load_prints()? {
+                flat.push(p.paragraph_id, p.document_id, p.simhash, &p.shingles);
+            }
+            let mut id = i64::MAX / 2;
+            while flat.simhash.len() < size {
+                id += 1;
+                let keys = synthetic_keys(&mut rng, &real_keys);
+                flat.push(id, -1, rng.next(), &keys);
+            }
+            (None, Index::from_flat(flat), None)
+        };
+        let checker = Checker::new(&lib, &index, &fp, settings);
+        let mut times = Vec::new();
+        let mut flagged = 0;
+        for _ in 0..args.repeat.max(1) {
+            let t = Instant::now();
+            let r = checker.check(&submission)?;
+            times.push(t.elapsed());
+            flagged = r
+                .iter()
+                .filter(|p| p.matches.first().is_some_and(|m| m.similarity >= 0.3))
+                .count();
+        }
+        assert!(
+            flagged > 0,
+            "the submission copies from the corpus: something must be flagged"
+        );
+        let warm = median(times);
+        let m = index.memory();
+        println!(
+            "| {size} | {} | {:.1} | {flagged} | {:.0} | {:.0} | {} | {} |",
+            cold.map_or("–".into(), |(d, _)| format!("{:.0}", ms(d))),
+            ms(warm),
+            m.fingerprints as f64 / size as f64,
+            m.postings as f64 / size as f64,
+            cold.map_or("–".into(), |(_, rss)| format!("{:.0}", mb(rss))),
+            disk.map_or("–".into(), |d| d.to_string()),
+        );
+        if size == *args.sizes.last().unwrap_or(&0) {
+            println!(
+                "\nShortlist postings per library character (real part: {real_chars} characters in {real_n} paragraphs): {:.2} B; \
+                 index at {size} paragraphs: {:.0} MB",
+                (m.postings as f64 / size as f64) / (real_chars as f64 / real_n as f64),
+                mb(m.fingerprints + m.postings)
+            );
+        }
+    }
+    Ok(ExitCode::SUCCESS)
 }

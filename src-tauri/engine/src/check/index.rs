@@ -1,7 +1,13 @@
-//! The in-memory index of library fingerprints, built once when a library is opened for checking: the
-//! paragraph SimHashes in one flat array (scanned for the seed method and read for `hamming`), and an
-//! inverted index from shingle key to the paragraphs that contain it (the shortlist stage). Texts stay in
-//! SQLite; only candidates' texts are fetched.
+//! The in-memory index of library fingerprints, built once when a library is opened for checking.
+//!
+//! - The paragraph SimHashes and ids in flat arrays (24 bytes per paragraph), scanned for the seed
+//!   method and read for `hamming`.
+//! - An inverted index from winnowed shingle key to the paragraphs that contain it (the shortlist
+//!   stage), laid out flat: postings sorted by key, grouped into 2^B buckets by the key's top B bits
+//!   (B grows with the library, up to 24), so a lookup reads one bucket offset and searches a bucket of a
+//!   few dozen entries. 8 bytes per stored key (key, slot) plus 4 per bucket; no per-key allocation.
+//!
+//! Texts stay in SQLite; only candidates' texts are fetched.
 
 use std::collections::HashMap;
 
@@ -17,27 +23,119 @@ pub struct Index {
     simhash: Vec<u64>,
     paragraph_ids: Vec<i64>,
     document_ids: Vec<i64>,
-    postings: HashMap<u32, Vec<Slot>>,
+    /// `buckets[b]..buckets[b + 1]` is bucket `b`'s range in `keys`/`slots`.
+    buckets: Vec<u32>,
+    shift: u32,
+    keys: Vec<u32>,
+    slots: Vec<Slot>,
+}
+
+/// Memory held by an index, in bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct IndexMemory {
+    /// SimHashes and ids (the paragraph-fingerprint index).
+    pub fingerprints: usize,
+    /// Shingle postings and bucket offsets (the shortlist stage).
+    pub postings: usize,
+    /// Number of stored shingle keys.
+    pub keys: usize,
+}
+
+/// Fingerprints of many paragraphs in flat arrays: paragraph `i` has `simhash[i]`, ids, and the keys
+/// `keys[key_ends[i - 1]..key_ends[i]]`.
+#[derive(Debug, Default, Clone)]
+pub struct FlatPrints {
+    pub simhash: Vec<u64>,
+    pub paragraph_ids: Vec<i64>,
+    pub document_ids: Vec<i64>,
+    pub keys: Vec<u32>,
+    pub key_ends: Vec<usize>,
+}
+
+impl FlatPrints {
+    pub fn push(&mut self, paragraph_id: i64, document_id: i64, simhash: u64, keys: &[u32]) {
+        self.simhash.push(simhash);
+        self.paragraph_ids.push(paragraph_id);
+        self.document_ids.push(document_id);
+        self.keys.extend_from_slice(keys);
+        self.key_ends.push(self.keys.len());
+    }
+
+    fn keys_of(&self, i: usize) -> &[u32] {
+        let start = if i == 0 { 0 } else { self.key_ends[i - 1] };
+        &self.keys[start..self.key_ends[i]]
+    }
+}
+
+impl From<Vec<StoredPrint>> for FlatPrints {
+    fn from(prints: Vec<StoredPrint>) -> Self {
+        let mut flat = FlatPrints::default();
+        for p in prints {
+            flat.push(p.paragraph_id, p.document_id, p.simhash, &p.shingles);
+        }
+        flat
+    }
 }
 
 impl Index {
     /// Build the index from stored prints.
     pub fn build(prints: Vec<StoredPrint>) -> Index {
-        let mut index = Index {
-            simhash: Vec::with_capacity(prints.len()),
-            paragraph_ids: Vec::with_capacity(prints.len()),
-            document_ids: Vec::with_capacity(prints.len()),
-            postings: HashMap::new(),
-        };
-        for (slot, p) in prints.into_iter().enumerate() {
-            index.simhash.push(p.simhash);
-            index.paragraph_ids.push(p.paragraph_id);
-            index.document_ids.push(p.document_id);
-            for key in p.shingles {
-                index.postings.entry(key).or_default().push(slot as Slot);
+        Index::from_flat(FlatPrints::from(prints))
+    }
+
+    /// Build the index from flat prints (a counting sort by bucket, then each bucket by key).
+    pub fn from_flat(flat: FlatPrints) -> Index {
+        let n_keys = flat.keys.len();
+        assert!(
+            n_keys < u32::MAX as usize && flat.simhash.len() < Slot::MAX as usize,
+            "index limit: 4 billion shingle keys"
+        );
+        // About 8 keys per bucket, between 2^4 and 2^24 buckets.
+        let bits = (usize::BITS - (n_keys / 8).leading_zeros()).clamp(4, 24);
+        let shift = 32 - bits;
+        let mut buckets = vec![0u32; (1usize << bits) + 1];
+        for &k in &flat.keys {
+            buckets[(k >> shift) as usize + 1] += 1;
+        }
+        for b in 1..buckets.len() {
+            buckets[b] += buckets[b - 1];
+        }
+        let mut fill: Vec<u32> = buckets[..buckets.len() - 1].to_vec();
+        let mut keys = vec![0u32; n_keys];
+        let mut slots = vec![0 as Slot; n_keys];
+        for slot in 0..flat.simhash.len() {
+            for &k in flat.keys_of(slot) {
+                let at = &mut fill[(k >> shift) as usize];
+                keys[*at as usize] = k;
+                slots[*at as usize] = slot as Slot;
+                *at += 1;
             }
         }
-        index
+        // Within a bucket, order by key; slots were filled in increasing order and the sort is stable.
+        for b in 0..buckets.len() - 1 {
+            let (lo, hi) = (buckets[b] as usize, buckets[b + 1] as usize);
+            if hi - lo > 1 {
+                let mut pairs: Vec<(u32, Slot)> = keys[lo..hi]
+                    .iter()
+                    .copied()
+                    .zip(slots[lo..hi].iter().copied())
+                    .collect();
+                pairs.sort_by_key(|p| p.0);
+                for (i, (k, s)) in pairs.into_iter().enumerate() {
+                    keys[lo + i] = k;
+                    slots[lo + i] = s;
+                }
+            }
+        }
+        Index {
+            simhash: flat.simhash,
+            paragraph_ids: flat.paragraph_ids,
+            document_ids: flat.document_ids,
+            buckets,
+            shift,
+            keys,
+            slots,
+        }
     }
 
     /// Number of library paragraphs.
@@ -61,15 +159,48 @@ impl Index {
         self.simhash[slot as usize]
     }
 
+    /// Bytes held (vector lengths; allocator overhead aside).
+    pub fn memory(&self) -> IndexMemory {
+        IndexMemory {
+            fingerprints: self.simhash.len() * 8
+                + self.paragraph_ids.len() * 8
+                + self.document_ids.len() * 8,
+            postings: self.buckets.len() * 4 + self.keys.len() * 4 + self.slots.len() * 4,
+            keys: self.keys.len(),
+        }
+    }
+
+    /// The paragraphs holding `key`, in slot order.
+    fn postings(&self, key: u32) -> &[Slot] {
+        if self.keys.is_empty() {
+            return &[];
+        }
+        let b = (key >> self.shift) as usize;
+        let (lo, hi) = (self.buckets[b] as usize, self.buckets[b + 1] as usize);
+        let bucket = &self.keys[lo..hi];
+        let start = bucket.partition_point(|&k| k < key);
+        let end = start + bucket[start..].partition_point(|&k| k == key);
+        &self.slots[lo + start..lo + end]
+    }
+
+    /// A key held by more paragraphs than this (1% of the library, at least 1,000) is boilerplate and
+    /// says nothing about where a passage came from; the shortlist skips it.
+    fn common_limit(&self) -> usize {
+        (self.len() / 100).max(1_000)
+    }
+
     /// The `n` paragraphs sharing the most shingle keys with `keys` (at least `min_shared`), most first,
     /// ties by slot.
     pub fn shortlist(&self, keys: &[u32], min_shared: u32, n: usize) -> Vec<(Slot, u32)> {
+        let limit = self.common_limit();
         let mut counts: HashMap<Slot, u32> = HashMap::new();
-        for key in keys {
-            if let Some(slots) = self.postings.get(key) {
-                for &slot in slots {
-                    *counts.entry(slot).or_default() += 1;
-                }
+        for &key in keys {
+            let slots = self.postings(key);
+            if slots.len() > limit {
+                continue;
+            }
+            for &slot in slots {
+                *counts.entry(slot).or_default() += 1;
             }
         }
         let mut out: Vec<(Slot, u32)> = counts
@@ -95,5 +226,64 @@ impl Index {
         out.sort_unstable_by(|a, b| a.1.cmp(&b.1).then(a.0.cmp(&b.0)));
         out.truncate(n);
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn flat(lists: &[&[u32]]) -> FlatPrints {
+        let mut f = FlatPrints::default();
+        for (i, keys) in lists.iter().enumerate() {
+            f.push(100 + i as i64, 1, i as u64, keys);
+        }
+        f
+    }
+
+    #[test]
+    fn postings_find_every_paragraph_holding_a_key() {
+        // Keys spread over the whole u32 range and sharing buckets.
+        let a: &[u32] = &[1, 7, 0x8000_0000, u32::MAX];
+        let b: &[u32] = &[7, 8, 0x8000_0001, u32::MAX];
+        let c: &[u32] = &[2, 0x8000_0000];
+        let index = Index::from_flat(flat(&[a, b, c]));
+        assert_eq!(index.postings(7), &[0, 1]);
+        assert_eq!(index.postings(u32::MAX), &[0, 1]);
+        assert_eq!(index.postings(0x8000_0000), &[0, 2]);
+        assert_eq!(index.postings(3), &[] as &[Slot]);
+        assert_eq!(
+            index.shortlist(&[7, u32::MAX, 0x8000_0000], 1, 10),
+            vec![(0, 3), (1, 2), (2, 1)]
+        );
+        assert_eq!(index.shortlist(&[7, u32::MAX], 2, 10), vec![(0, 2), (1, 2)]);
+        assert_eq!(index.paragraph_id(2), 102);
+        assert_eq!(index.memory().keys, 10);
+    }
+
+    #[test]
+    fn large_index_matches_a_hash_map() {
+        // Pseudo-random keys (xorshift), enough for many buckets.
+        let mut x = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x as u32
+        };
+        let lists: Vec<Vec<u32>> = (0..500)
+            .map(|_| (0..40).map(|_| next() % 5_000).collect())
+            .collect();
+        let refs: Vec<&[u32]> = lists.iter().map(Vec::as_slice).collect();
+        let index = Index::from_flat(flat(&refs));
+        let mut expect: HashMap<u32, Vec<Slot>> = HashMap::new();
+        for (slot, keys) in lists.iter().enumerate() {
+            for &k in keys {
+                expect.entry(k).or_default().push(slot as Slot);
+            }
+        }
+        for (k, slots) in expect {
+            assert_eq!(index.postings(k), slots.as_slice(), "key {k}");
+        }
     }
 }

@@ -128,8 +128,12 @@ impl<'a> Checker<'a> {
                 let simhash = self.fingerprinter.simhash(text);
                 let candidates = match settings.method {
                     Method::Verified => {
+                        // All the submission's shingles are looked up; the library holds a
+                        // winnowed sample, so a copy shares about as many keys as the paragraph has
+                        // winnowed ones.
                         let keys = shingles::shingles(&units);
-                        let min_shared = if keys.len() >= 4 { 2 } else { 1 };
+                        let expected = shingles::winnowed(&units).len();
+                        let min_shared = if expected >= 4 { 2 } else { 1 };
                         self.index
                             .shortlist(&keys, min_shared, settings.candidates)
                             .into_iter()

@@ -18,13 +18,15 @@ use crate::text::{units, Tokenizer};
 pub use idf::IdfTable;
 pub use simhash::{hamming, similarity};
 
-/// Version of the fingerprint definition (tokenizer, stop words, IDF table, hashes, shingle sizes).
-pub const FINGERPRINT_VERSION: i64 = 1;
+/// Version of the fingerprint definition (tokenizer, stop words, IDF table, hashes, shingle sizes,
+/// winnowing). 1: all shingles stored; 2: winnowed shingles (window 4).
+pub const FINGERPRINT_VERSION: i64 = 2;
 
 /// A paragraph's stored fingerprints.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ParagraphPrint {
     pub simhash: u64,
+    /// Winnowed shingle keys, sorted (see [`shingles::winnowed`]).
     pub shingles: Vec<u32>,
 }
 
@@ -69,7 +71,7 @@ impl Fingerprinter {
     pub fn paragraph(&self, paragraph: &str) -> ParagraphPrint {
         ParagraphPrint {
             simhash: self.simhash(paragraph),
-            shingles: shingles::shingles(&units(paragraph)),
+            shingles: shingles::winnowed(&units(paragraph)),
         }
     }
 }

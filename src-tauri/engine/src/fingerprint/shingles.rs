@@ -1,7 +1,13 @@
 //! Shingles: hashed runs of consecutive units (see `text::units`), the shortlist stage's keys. A shingle
 //! starting at a CJK character spans [`CJK_SHINGLE`] units (characters), one starting at a word spans
 //! [`WORD_SHINGLE`] units (words). Its 32-bit key is the low half of xxh3-64 (seed 0) over the
-//! little-endian unit hashes. A paragraph's shingle set is sorted and deduplicated.
+//! little-endian unit hashes.
+//!
+//! The library stores and indexes a *winnowed* sample of a paragraph's shingles (Schleimer, Wilkerson
+//! and Aiken 2003): in every window of [`WINNOW_WINDOW`] consecutive shingles the smallest key is kept
+//! (the rightmost on ties). About 2/(w+1) = 40% of the keys remain, and any passage the submission shares
+//! with a library paragraph that is at least `WINNOW_WINDOW + CJK_SHINGLE - 1` = 7 characters (or 6
+//! words) long is guaranteed to share a stored key. The submission side looks up all its shingles.
 
 use xxhash_rust::xxh3::xxh3_64;
 
@@ -12,8 +18,50 @@ pub const CJK_SHINGLE: usize = 4;
 /// Words per shingle for other text.
 pub const WORD_SHINGLE: usize = 3;
 
-/// The sorted, deduplicated shingle keys of a unit sequence.
+/// Shingles per winnowing window.
+pub const WINNOW_WINDOW: usize = 4;
+
+/// The sorted, deduplicated shingle keys of a unit sequence (all of them: the submission side).
 pub fn shingles(units: &[Unit]) -> Vec<u32> {
+    let mut out = sequence(units);
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// The winnowed keys of a unit sequence, sorted and deduplicated (what the library stores).
+pub fn winnowed(units: &[Unit]) -> Vec<u32> {
+    let seq = sequence(units);
+    let mut out = winnow(&seq, WINNOW_WINDOW);
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// The minimum of every window of `w` keys (rightmost on ties), in order, without repeating a pick.
+fn winnow(seq: &[u32], w: usize) -> Vec<u32> {
+    if seq.len() <= w {
+        return seq.iter().min().copied().into_iter().collect();
+    }
+    let mut out = Vec::with_capacity(2 * seq.len() / (w + 1) + 2);
+    let mut last: Option<usize> = None;
+    for start in 0..=seq.len() - w {
+        let mut best = start;
+        for i in start..start + w {
+            if seq[i] <= seq[best] {
+                best = i;
+            }
+        }
+        if last != Some(best) {
+            out.push(seq[best]);
+            last = Some(best);
+        }
+    }
+    out
+}
+
+/// Shingle keys in text order.
+fn sequence(units: &[Unit]) -> Vec<u32> {
     let mut out = Vec::with_capacity(units.len());
     let mut buf = Vec::with_capacity(8 * CJK_SHINGLE);
     for (i, first) in units.iter().enumerate() {
@@ -35,8 +83,6 @@ pub fn shingles(units: &[Unit]) -> Vec<u32> {
         }
         out.push(xxh3_64(&buf) as u32);
     }
-    out.sort_unstable();
-    out.dedup();
     out
 }
 
@@ -66,6 +112,28 @@ mod tests {
         assert!(shared >= 5, "{shared}");
         let c = shingles(&units("今天天气很好我们去公园散步"));
         assert_eq!(c.iter().filter(|k| a.binary_search(k).is_ok()).count(), 0);
+    }
+
+    #[test]
+    fn winnowing_keeps_a_key_of_every_shared_passage_of_seven_characters() {
+        let lib = "维护者需要定期检查错误报告并及时回复用户的问题";
+        let kept = winnowed(&units(lib));
+        let all = shingles(&units(lib));
+        assert!(
+            kept.len() < all.len() && kept.len() * 3 >= all.len(),
+            "{kept:?}"
+        );
+        assert!(kept.iter().all(|k| all.binary_search(k).is_ok()));
+        // Every 7-character passage of the library paragraph, copied into other text, shares a key.
+        let chars: Vec<char> = lib.chars().collect();
+        for start in 0..=chars.len() - 7 {
+            let passage: String = chars[start..start + 7].iter().collect();
+            let sub = shingles(&units(&format!("今天天气很好{passage}我们去公园")));
+            assert!(
+                kept.iter().any(|k| sub.binary_search(k).is_ok()),
+                "{passage}"
+            );
+        }
     }
 
     #[test]
