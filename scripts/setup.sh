@@ -22,6 +22,8 @@ ensure_packages() {
 }
 
 ensure_cargo() {
+  # cargo-installed tools (tauri-driver) live here.
+  export PATH="$HOME/.cargo/bin:$PATH"
   if ! command -v cargo >/dev/null 2>&1 && [ -f "$HOME/.cargo/env" ]; then
     . "$HOME/.cargo/env"
   fi
