@@ -113,6 +113,19 @@ async fn click(driver: &WebDriver, id: &str) -> WebDriverResult<()> {
     e.click().await
 }
 
+/// Move a range input the way a drag does: set its value and fire `input` and `change`.
+async fn set_slider(driver: &WebDriver, slider: &WebElement, value: &str) -> WebDriverResult<()> {
+    driver
+        .execute(
+            "const s = arguments[0]; s.value = arguments[1]; \
+             s.dispatchEvent(new Event('input', {bubbles: true})); \
+             s.dispatchEvent(new Event('change', {bubbles: true}));",
+            vec![slider.to_json()?, serde_json::json!(value)],
+        )
+        .await?;
+    Ok(())
+}
+
 async fn text_of(driver: &WebDriver, css: &str) -> WebDriverResult<String> {
     driver.find(By::Css(css)).await?.text().await
 }
@@ -258,13 +271,7 @@ async fn scenario(driver: &WebDriver, home: &Path) -> WebDriverResult<()> {
 
     // Move the threshold to the top: fewer (or no) paragraphs stay flagged, without a new check.
     let slider = driver.find(By::Id("threshold")).await?;
-    driver
-        .execute(
-            "const s = arguments[0]; s.value = '1'; s.dispatchEvent(new Event('input', {bubbles: true})); \
-             s.dispatchEvent(new Event('change', {bubbles: true}));",
-            vec![slider.to_json()?],
-        )
-        .await?;
+    set_slider(driver, &slider, "1").await?;
     wait_for("fewer flags at threshold 1", || async {
         Ok(driver
             .find_all(By::Css("#paragraphs .para.flagged"))
@@ -278,13 +285,7 @@ async fn scenario(driver: &WebDriver, home: &Path) -> WebDriverResult<()> {
         shown.contains("100") || shown.contains("1.00"),
         "threshold shows {shown}"
     );
-    driver
-        .execute(
-            "const s = arguments[0]; s.value = '0.3'; s.dispatchEvent(new Event('input', {bubbles: true})); \
-             s.dispatchEvent(new Event('change', {bubbles: true}));",
-            vec![slider.to_json()?],
-        )
-        .await?;
+    set_slider(driver, &slider, "0.3").await?;
     wait_for("flags back at 0.3", || async {
         Ok(driver
             .find_all(By::Css("#paragraphs .para.flagged"))

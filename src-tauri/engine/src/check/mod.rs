@@ -131,8 +131,7 @@ impl<'a> Checker<'a> {
                         // All the submission's shingles are looked up; the library holds a
                         // winnowed sample, so a copy shares about as many keys as the paragraph has
                         // winnowed ones.
-                        let keys = shingles::shingles(&units);
-                        let expected = shingles::winnowed(&units).len();
+                        let (keys, expected) = shingles::lookup(&units);
                         let min_shared = if expected >= 4 { 2 } else { 1 };
                         self.index
                             .shortlist(&keys, min_shared, settings.candidates)

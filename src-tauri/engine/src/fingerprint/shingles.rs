@@ -23,19 +23,26 @@ pub const WINNOW_WINDOW: usize = 4;
 
 /// The sorted, deduplicated shingle keys of a unit sequence (all of them: the submission side).
 pub fn shingles(units: &[Unit]) -> Vec<u32> {
-    let mut out = sequence(units);
-    out.sort_unstable();
-    out.dedup();
-    out
+    sorted(sequence(units))
 }
 
 /// The winnowed keys of a unit sequence, sorted and deduplicated (what the library stores).
 pub fn winnowed(units: &[Unit]) -> Vec<u32> {
+    sorted(winnow(&sequence(units), WINNOW_WINDOW))
+}
+
+/// The submission side in one pass: all keys, sorted and deduplicated (looked up), and how many
+/// distinct keys winnowing keeps (about how many a copy shares with the library).
+pub fn lookup(units: &[Unit]) -> (Vec<u32>, usize) {
     let seq = sequence(units);
-    let mut out = winnow(&seq, WINNOW_WINDOW);
-    out.sort_unstable();
-    out.dedup();
-    out
+    let kept = sorted(winnow(&seq, WINNOW_WINDOW)).len();
+    (sorted(seq), kept)
+}
+
+fn sorted(mut keys: Vec<u32>) -> Vec<u32> {
+    keys.sort_unstable();
+    keys.dedup();
+    keys
 }
 
 /// The minimum of every window of `w` keys (rightmost on ties), in order, without repeating a pick.
