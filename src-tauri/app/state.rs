@@ -116,7 +116,7 @@ impl AppState {
         if let Some(index) = &store.index {
             return Ok(Arc::clone(index));
         }
-        let index = Arc::new(Index::build(store.library.load_prints()?));
+        let index = Arc::new(Index::open(&store.library)?);
         store.index = Some(Arc::clone(&index));
         Ok(index)
     }

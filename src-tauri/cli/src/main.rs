@@ -360,7 +360,7 @@ fn check_cmd(
     }
     let fingerprinter = Fingerprinter::new();
     let lib = Library::open(path, &fingerprinter)?;
-    let index = Index::build(lib.load_prints()?);
+    let index = Index::open(&lib)?;
     let checker = Checker::new(&lib, &index, &fingerprinter, settings);
     let (files, mut failures) = ingest::collect_files(inputs);
     let bar = progress_bar(files.len(), "checking");

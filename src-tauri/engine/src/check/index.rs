@@ -9,16 +9,16 @@
 //!
 //! Texts stay in SQLite; only candidates' texts are fetched.
 
-use std::collections::HashMap;
-
+use super::index_file;
+use crate::error::Result;
 use crate::fingerprint::hamming;
-use crate::library::StoredPrint;
+use crate::library::{Library, StoredPrint};
 
 /// Position of a paragraph in the index.
 pub type Slot = u32;
 
 /// Library fingerprints held in memory.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, PartialEq)]
 pub struct Index {
     simhash: Vec<u64>,
     paragraph_ids: Vec<i64>,
@@ -77,7 +77,80 @@ impl From<Vec<StoredPrint>> for FlatPrints {
     }
 }
 
+/// Borrowed view of an index's arrays (for saving it).
+pub(crate) struct Parts<'a> {
+    pub simhash: &'a [u64],
+    pub paragraph_ids: &'a [i64],
+    pub document_ids: &'a [i64],
+    pub buckets: &'a [u32],
+    pub shift: u32,
+    pub keys: &'a [u32],
+    pub slots: &'a [Slot],
+}
+
 impl Index {
+    /// The index of a library: read from the saved index when it belongs to the library's current
+    /// generation (see `index_file`), otherwise built from the stored prints and saved for next time.
+    /// Failing to save (a read-only folder, a full disk) is not an error: the index is still returned,
+    /// and the next open builds it again.
+    pub fn open(library: &Library) -> Result<Index> {
+        let saved = library.index_path();
+        if let Some(path) = &saved {
+            if let Some(index) = index_file::read(path, library.generation()?) {
+                return Ok(index);
+            }
+        }
+        let (generation, flat) = library.load_flat_prints()?;
+        let index = Index::from_flat(flat);
+        if let Some(path) = &saved {
+            let _ = index_file::write(path, &index, generation);
+        }
+        Ok(index)
+    }
+
+    /// Reassemble an index from saved arrays; `None` when they are inconsistent.
+    pub(crate) fn from_parts(
+        simhash: Vec<u64>,
+        paragraph_ids: Vec<i64>,
+        document_ids: Vec<i64>,
+        buckets: Vec<u32>,
+        shift: u32,
+        keys: Vec<u32>,
+        slots: Vec<Slot>,
+    ) -> Option<Index> {
+        let n = simhash.len();
+        let consistent = paragraph_ids.len() == n
+            && document_ids.len() == n
+            && keys.len() == slots.len()
+            && (1..=32).contains(&shift)
+            && buckets.len() == (1usize << (32 - shift)) + 1
+            && buckets.first() == Some(&0)
+            && buckets.last().is_some_and(|&b| b as usize == keys.len())
+            && buckets.windows(2).all(|w| w[0] <= w[1])
+            && slots.iter().all(|&s| (s as usize) < n);
+        consistent.then_some(Index {
+            simhash,
+            paragraph_ids,
+            document_ids,
+            buckets,
+            shift,
+            keys,
+            slots,
+        })
+    }
+
+    pub(crate) fn parts(&self) -> Parts<'_> {
+        Parts {
+            simhash: &self.simhash,
+            paragraph_ids: &self.paragraph_ids,
+            document_ids: &self.document_ids,
+            buckets: &self.buckets,
+            shift: self.shift,
+            keys: &self.keys,
+            slots: &self.slots,
+        }
+    }
+
     /// Build the index from stored prints.
     pub fn build(prints: Vec<StoredPrint>) -> Index {
         Index::from_flat(FlatPrints::from(prints))
@@ -193,20 +266,23 @@ impl Index {
     /// ties by slot.
     pub fn shortlist(&self, keys: &[u32], min_shared: u32, n: usize) -> Vec<(Slot, u32)> {
         let limit = self.common_limit();
-        let mut counts: HashMap<Slot, u32> = HashMap::new();
+        // Every posting of every key, sorted: a paragraph's run length is the number of keys it shares
+        // (the submission's keys are distinct). Sorting a few thousand slots beats hashing them.
+        let mut hits: Vec<Slot> = Vec::new();
         for &key in keys {
             let slots = self.postings(key);
-            if slots.len() > limit {
-                continue;
-            }
-            for &slot in slots {
-                *counts.entry(slot).or_default() += 1;
+            if slots.len() <= limit {
+                hits.extend_from_slice(slots);
             }
         }
-        let mut out: Vec<(Slot, u32)> = counts
-            .into_iter()
-            .filter(|&(_, c)| c >= min_shared)
-            .collect();
+        hits.sort_unstable();
+        let mut out: Vec<(Slot, u32)> = Vec::new();
+        for run in hits.chunk_by(|a, b| a == b) {
+            let shared = run.len() as u32;
+            if shared >= min_shared {
+                out.push((run[0], shared));
+            }
+        }
         out.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
         out.truncate(n);
         out
@@ -232,6 +308,7 @@ impl Index {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::HashMap;
 
     fn flat(lists: &[&[u32]]) -> FlatPrints {
         let mut f = FlatPrints::default();

@@ -14,6 +14,7 @@
 
 pub mod align;
 pub mod index;
+mod index_file;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -28,6 +29,15 @@ use crate::text::{units, Unit};
 
 pub use align::{AlignParams, AlignSettings};
 pub use index::Index;
+
+/// Shortlist pruning: a candidate is verified only if it shares at least `1 / BEST_SHARED_RATIO` as many
+/// keys as the paragraph's best candidate ...
+pub const BEST_SHARED_RATIO: u32 = 4;
+/// ... and at least this share of the keys a whole copy would share (the paragraph's winnowed keys): a
+/// source that shares less holds under about a tenth of the paragraph, below any useful threshold.
+/// Library paragraphs of the same field share stock phrases with most submissions; without these two
+/// floors each of them costs a database read and an alignment.
+pub const MIN_SHARED_FRACTION: f64 = 0.1;
 
 /// How paragraphs are compared.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
@@ -98,7 +108,8 @@ pub struct Checker<'a> {
 
 struct Prepared {
     units: Vec<Unit>,
-    simhash: u64,
+    /// The seed fingerprint; for the verified method computed only once a match is found.
+    simhash: Option<u64>,
     candidates: Vec<index::Slot>,
 }
 
@@ -125,7 +136,7 @@ impl<'a> Checker<'a> {
             .par_iter()
             .map(|text| {
                 let units = units(text);
-                let simhash = self.fingerprinter.simhash(text);
+                let mut simhash = None;
                 let candidates = match settings.method {
                     Method::Verified => {
                         // All the submission's shingles are looked up; the library holds a
@@ -133,18 +144,25 @@ impl<'a> Checker<'a> {
                         // winnowed ones.
                         let (keys, expected) = shingles::lookup(&units);
                         let min_shared = if expected >= 4 { 2 } else { 1 };
+                        let list = self.index.shortlist(&keys, min_shared, settings.candidates);
+                        let best = list.first().map_or(0, |c| c.1);
+                        let floor = (expected as f64 * MIN_SHARED_FRACTION).ceil() as u32;
+                        list.into_iter()
+                            .take_while(|&(_, shared)| {
+                                shared * BEST_SHARED_RATIO >= best && shared >= floor
+                            })
+                            .map(|(slot, _)| slot)
+                            .collect()
+                    }
+                    Method::Simhash => {
+                        let print = self.fingerprinter.simhash(text);
+                        simhash = Some(print);
                         self.index
-                            .shortlist(&keys, min_shared, settings.candidates)
+                            .nearest(print, 64, settings.keep)
                             .into_iter()
                             .map(|(slot, _)| slot)
                             .collect()
                     }
-                    Method::Simhash => self
-                        .index
-                        .nearest(simhash, 64, settings.keep)
-                        .into_iter()
-                        .map(|(slot, _)| slot)
-                        .collect(),
                 };
                 Prepared {
                     units,
@@ -154,56 +172,86 @@ impl<'a> Checker<'a> {
             })
             .collect();
 
-        // 2. Fetch the candidates' texts once each (sequential: one SQLite connection).
-        let mut sources: HashMap<index::Slot, (Arc<SourceParagraph>, Vec<Unit>)> = HashMap::new();
-        for p in &prepared {
-            for &slot in &p.candidates {
-                if sources.contains_key(&slot) {
-                    continue;
-                }
-                if let Some(src) = self
-                    .library
-                    .source_paragraph(self.index.paragraph_id(slot))?
-                {
-                    let u = match settings.method {
-                        Method::Verified => units(&src.text),
-                        Method::Simhash => Vec::new(),
-                    };
-                    sources.insert(slot, (Arc::new(src), u));
-                }
-            }
-        }
+        // 2. Fetch the candidates' texts once each, in one pass over the database (one connection),
+        // then split them into units (parallel).
+        let mut slots: Vec<index::Slot> = prepared
+            .iter()
+            .flat_map(|p| p.candidates.iter().copied())
+            .collect();
+        slots.sort_unstable();
+        slots.dedup();
+        let ids: Vec<i64> = slots.iter().map(|&s| self.index.paragraph_id(s)).collect();
+        let mut texts = self.library.source_paragraphs(&ids)?;
+        let sources: HashMap<index::Slot, (Arc<SourceParagraph>, Vec<Unit>)> = slots
+            .iter()
+            .zip(&ids)
+            .filter_map(|(&slot, id)| Some((slot, texts.remove(id)?)))
+            .collect::<Vec<_>>()
+            .into_par_iter()
+            .map(|(slot, src)| {
+                let u = match settings.method {
+                    Method::Verified => units(&src.text),
+                    Method::Simhash => Vec::new(),
+                };
+                (slot, (Arc::new(src), u))
+            })
+            .collect();
 
         // 3. Verify (parallel).
         let results = paragraphs
             .par_iter()
             .zip(prepared.par_iter())
             .map(|(text, p)| {
-                let mut matches: Vec<Match> =
-                    p.candidates
-                        .iter()
-                        .filter_map(|slot| {
-                            let (src, src_units) = sources.get(slot)?;
-                            let h = hamming(p.simhash, self.index.simhash(*slot));
-                            match settings.method {
-                                Method::Simhash => Some(Match {
+                let print = || {
+                    p.simhash
+                        .unwrap_or_else(|| self.fingerprinter.simhash(text))
+                };
+                let mut matches: Vec<Match> = match settings.method {
+                    Method::Simhash => {
+                        let print = print();
+                        p.candidates
+                            .iter()
+                            .filter_map(|slot| {
+                                let (src, _) = sources.get(slot)?;
+                                let h = hamming(print, self.index.simhash(*slot));
+                                Some(Match {
                                     source: Arc::clone(src),
                                     similarity: similarity(h),
                                     hamming: h,
                                     spans: Vec::new(),
-                                }),
-                                Method::Verified => {
-                                    verify(text, &src.text, &p.units, src_units, &settings.align)
-                                        .map(|(similarity, spans)| Match {
-                                            source: Arc::clone(src),
-                                            similarity,
-                                            hamming: h,
-                                            spans,
-                                        })
-                                }
-                            }
-                        })
-                        .collect();
+                                })
+                            })
+                            .collect()
+                    }
+                    Method::Verified => {
+                        let found: Vec<(index::Slot, &Arc<SourceParagraph>, f64, Vec<SpanPair>)> =
+                            p.candidates
+                                .iter()
+                                .filter_map(|slot| {
+                                    let (src, src_units) = sources.get(slot)?;
+                                    let (share, spans) = verify(
+                                        text,
+                                        &src.text,
+                                        &p.units,
+                                        src_units,
+                                        &settings.align,
+                                    )?;
+                                    Some((*slot, src, share, spans))
+                                })
+                                .collect();
+                        // The submission's SimHash only matters when something was found.
+                        let print = if found.is_empty() { 0 } else { print() };
+                        found
+                            .into_iter()
+                            .map(|(slot, src, similarity, spans)| Match {
+                                source: Arc::clone(src),
+                                similarity,
+                                hamming: hamming(print, self.index.simhash(slot)),
+                                spans,
+                            })
+                            .collect()
+                    }
+                };
                 matches.sort_by(|a, b| {
                     b.similarity
                         .total_cmp(&a.similarity)

@@ -4,16 +4,17 @@
 //! fingerprint definition. A word missing from the table (most English words, new terms) gets the table's
 //! median IDF, as jieba's own TF-IDF extractor does.
 
-use std::collections::HashMap;
 use std::io::Read;
 use std::sync::OnceLock;
+
+use rustc_hash::FxHashMap;
 
 const IDF_GZ: &[u8] = include_bytes!("../../../../assets/idf/jieba-idf.txt.gz");
 
 /// The IDF table and its default for unknown words.
 #[derive(Debug)]
 pub struct IdfTable {
-    idf: HashMap<String, f32>,
+    idf: FxHashMap<String, f32>,
     median: f32,
 }
 
@@ -34,7 +35,7 @@ impl IdfTable {
 
     /// Parse `word idf` lines.
     pub fn parse(text: &str) -> IdfTable {
-        let mut idf = HashMap::with_capacity(300_000);
+        let mut idf = FxHashMap::with_capacity_and_hasher(300_000, Default::default());
         for line in text.lines() {
             let mut parts = line.split_whitespace();
             if let (Some(word), Some(value)) = (parts.next(), parts.next()) {

@@ -11,8 +11,6 @@ pub mod idf;
 pub mod shingles;
 pub mod simhash;
 
-use std::collections::BTreeMap;
-
 use crate::text::{units, Tokenizer};
 
 pub use idf::IdfTable;
@@ -57,14 +55,17 @@ impl Fingerprinter {
 
     /// The TF-IDF-weighted SimHash of a paragraph (weight = term frequency × IDF).
     pub fn simhash(&self, paragraph: &str) -> u64 {
-        let tokens = self.tokenizer.tokens(paragraph);
-        // A BTreeMap sums in token order, so the floating-point totals (and the bits) are identical on
-        // every run and machine.
-        let mut tf: BTreeMap<&str, f32> = BTreeMap::new();
-        for t in &tokens {
-            *tf.entry(t.as_str()).or_default() += 1.0;
-        }
-        simhash::simhash(tf.into_iter().map(|(t, n)| (t, n * self.idf.idf(t))))
+        self.tokenizer.with_tokens(paragraph, |tokens| {
+            // Distinct tokens with their counts, in byte order: the floating-point totals are summed in
+            // that order, so the bits are identical on every run and machine.
+            let mut sorted = tokens.to_vec();
+            sorted.sort_unstable();
+            let weighted = sorted.chunk_by(|a, b| a == b).map(|run| {
+                let t = run[0];
+                (t, run.len() as f32 * self.idf.idf(t))
+            });
+            simhash::simhash(weighted)
+        })
     }
 
     /// Both fingerprints of a paragraph.

@@ -100,10 +100,14 @@ pub fn encode(keys: &[u32]) -> Vec<u8> {
 
 /// Decode stored keys; a trailing partial key (a damaged row) is ignored.
 pub fn decode(bytes: &[u8]) -> Vec<u32> {
+    decode_iter(bytes).collect()
+}
+
+/// [`decode`] without collecting.
+pub fn decode_iter(bytes: &[u8]) -> impl Iterator<Item = u32> + '_ {
     bytes
         .chunks_exact(4)
         .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect()
 }
 
 #[cfg(test)]

@@ -11,12 +11,9 @@ pub fn simhash<'a>(weighted: impl IntoIterator<Item = (&'a str, f32)>) -> u64 {
     for (token, weight) in weighted {
         let h = xxh3_64(token.as_bytes());
         let w = f64::from(weight);
+        // `x += -w` is bit-for-bit `x -= w`; written without a branch so it vectorises.
         for (bit, slot) in acc.iter_mut().enumerate() {
-            if h >> bit & 1 == 1 {
-                *slot += w;
-            } else {
-                *slot -= w;
-            }
+            *slot += if h >> bit & 1 == 1 { w } else { -w };
         }
     }
     acc.iter()

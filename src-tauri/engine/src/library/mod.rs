@@ -7,12 +7,15 @@
 
 pub mod schema;
 
+use std::collections::hash_map::Entry;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
+use crate::check::index::FlatPrints;
 use crate::error::{Error, Result};
 use crate::extract::{BlockKind, Format};
 use crate::fingerprint::{shingles, Fingerprinter, FINGERPRINT_VERSION};
@@ -81,6 +84,14 @@ pub struct StoredPrint {
     pub shingles: Vec<u32>,
 }
 
+/// Which contents a library holds: a random id given when the library was created and a counter bumped by
+/// every change. A saved index is valid for exactly one `Generation`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Generation {
+    pub library_id: i64,
+    pub generation: i64,
+}
+
 /// A library paragraph with its document, as shown in reports.
 #[derive(Debug, Clone, Serialize)]
 pub struct SourceParagraph {
@@ -125,12 +136,16 @@ impl Library {
         Ok(lib)
     }
 
+    /// Pragmas: WAL with `synchronous = NORMAL` (a commit is durable once checkpointed, and never torn);
+    /// reads go through a memory map of up to 4 GiB of the file and a 64 MiB page cache, so fetching a
+    /// check's candidate texts costs no system call per row.
     fn init(&mut self) -> Result<()> {
         let path = self.path.clone();
         self.conn
             .execute_batch(
                 "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;
-                 PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;",
+                 PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;
+                 PRAGMA mmap_size = 4294967296; PRAGMA cache_size = -65536;",
             )
             .map_err(|e| db(&path, e))?;
         let found = schema::version(&self.conn).map_err(|e| db(&path, e))?;
@@ -184,6 +199,7 @@ impl Library {
                     "UPDATE paragraphs SET simhash = ?2, shingles = ?3, algo = ?4 WHERE id = ?1",
                 )
                 .map_err(|e| db(&path, e))?;
+            bump_generation(&tx).map_err(|e| db(&path, e))?;
             for (id, text) in &stale {
                 let print = fingerprinter.paragraph(text);
                 update
@@ -249,6 +265,7 @@ impl Library {
         let info = document_by_id(&tx, id)
             .map_err(|e| db(&path, e))?
             .ok_or(Error::NoSuchDocument(id))?;
+        bump_generation(&tx).map_err(|e| db(&path, e))?;
         tx.commit().map_err(|e| db(&path, e))?;
         Ok(AddOutcome::Added(info))
     }
@@ -278,6 +295,7 @@ impl Library {
                 .map_err(|e| db(&path, e))?;
             removed.push(info);
         }
+        bump_generation(&tx).map_err(|e| db(&path, e))?;
         tx.commit().map_err(|e| db(&path, e))?;
         Ok(removed)
     }
@@ -299,52 +317,172 @@ impl Library {
             .map_err(|e| db(&self.path, e))
     }
 
-    /// Every paragraph's fingerprints, in paragraph id order (the read path loads these once at open).
+    /// Every paragraph's fingerprints, in paragraph id order.
     pub fn load_prints(&self) -> Result<Vec<StoredPrint>> {
-        let mut stmt = self
+        let mut out = Vec::new();
+        self.for_each_print(|p| out.push(p.clone()))?;
+        Ok(out)
+    }
+
+    /// The library's identity and change counter.
+    pub fn generation(&self) -> Result<Generation> {
+        read_generation(&self.conn).map_err(|e| db(&self.path, e))
+    }
+
+    /// Where the saved index of this library lives (`<library file>.index`); `None` in memory.
+    pub fn index_path(&self) -> Option<PathBuf> {
+        if self.path == Path::new(":memory:") {
+            return None;
+        }
+        let mut name = self.path.clone().into_os_string();
+        name.push(".index");
+        Some(PathBuf::from(name))
+    }
+
+    /// Every paragraph's fingerprints in flat arrays, with the generation they belong to (read in one
+    /// transaction, so the two agree).
+    pub fn load_flat_prints(&self) -> Result<(Generation, FlatPrints)> {
+        let tx = self
             .conn
+            .unchecked_transaction()
+            .map_err(|e| db(&self.path, e))?;
+        let generation = read_generation(&tx).map_err(|e| db(&self.path, e))?;
+        let mut flat = FlatPrints::default();
+        let mut keys = Vec::new();
+        self.for_each_print_in(&tx, |p| {
+            keys.clear();
+            keys.extend(shingles::decode_iter(p.shingles));
+            flat.push(p.paragraph_id, p.document_id, p.simhash, &keys);
+        })?;
+        tx.commit().map_err(|e| db(&self.path, e))?;
+        Ok((generation, flat))
+    }
+
+    fn for_each_print(&self, mut f: impl FnMut(&StoredPrint)) -> Result<()> {
+        self.for_each_print_in(&self.conn, |raw| {
+            f(&StoredPrint {
+                paragraph_id: raw.paragraph_id,
+                document_id: raw.document_id,
+                simhash: raw.simhash,
+                shingles: shingles::decode(raw.shingles),
+            })
+        })
+    }
+
+    fn for_each_print_in(&self, conn: &Connection, mut f: impl FnMut(RawPrint<'_>)) -> Result<()> {
+        let mut stmt = conn
             .prepare("SELECT id, document_id, simhash, shingles FROM paragraphs ORDER BY id")
             .map_err(|e| db(&self.path, e))?;
-        let rows = stmt
-            .query_map([], |r| {
-                Ok(StoredPrint {
+        let mut rows = stmt.query([]).map_err(|e| db(&self.path, e))?;
+        while let Some(r) = rows.next().map_err(|e| db(&self.path, e))? {
+            let raw = (|| {
+                Ok::<_, rusqlite::Error>(RawPrint {
                     paragraph_id: r.get(0)?,
                     document_id: r.get(1)?,
                     simhash: r.get::<_, i64>(2)? as u64,
-                    shingles: shingles::decode(r.get_ref(3)?.as_blob()?),
+                    shingles: r.get_ref(3)?.as_blob()?,
                 })
-            })
+            })()
             .map_err(|e| db(&self.path, e))?;
-        rows.collect::<rusqlite::Result<_>>()
-            .map_err(|e| db(&self.path, e))
+            f(raw);
+        }
+        Ok(())
     }
 
-    /// A library paragraph with its document's title and path.
-    pub fn source_paragraph(&self, paragraph_id: i64) -> Result<Option<SourceParagraph>> {
-        let mut stmt = self
+    /// Many library paragraphs with their documents' titles and paths, keyed by paragraph id (unknown ids
+    /// are left out). Read in id order, so neighbouring rows share B-tree pages, with each document's
+    /// title and path read once.
+    pub fn source_paragraphs(&self, ids: &[i64]) -> Result<HashMap<i64, SourceParagraph>> {
+        let mut sorted = ids.to_vec();
+        sorted.sort_unstable();
+        sorted.dedup();
+        // One read transaction: in WAL mode every statement outside one takes and drops the read lock.
+        let tx = self
             .conn
-            .prepare_cached(
-                "SELECT p.id, p.document_id, d.title, d.path, p.idx, p.text
-                 FROM paragraphs p JOIN documents d ON d.id = p.document_id WHERE p.id = ?1",
-            )
+            .unchecked_transaction()
             .map_err(|e| db(&self.path, e))?;
-        stmt.query_row([paragraph_id], |r| {
-            Ok(SourceParagraph {
-                paragraph_id: r.get(0)?,
-                document_id: r.get(1)?,
-                document_title: r.get(2)?,
-                document_path: r.get(3)?,
-                index: r.get::<_, i64>(4)? as u32,
-                text: r.get(5)?,
-            })
-        })
-        .optional()
-        .map_err(|e| db(&self.path, e))
+        let mut paragraph = tx
+            .prepare_cached("SELECT document_id, idx, text FROM paragraphs WHERE id = ?1")
+            .map_err(|e| db(&self.path, e))?;
+        let mut document = tx
+            .prepare_cached("SELECT title, path FROM documents WHERE id = ?1")
+            .map_err(|e| db(&self.path, e))?;
+        let mut documents: HashMap<i64, (String, String)> = HashMap::new();
+        let mut out = HashMap::with_capacity(sorted.len());
+        for id in sorted {
+            let row = paragraph
+                .query_row([id], |r| {
+                    Ok((
+                        r.get::<_, i64>(0)?,
+                        r.get::<_, i64>(1)?,
+                        r.get::<_, String>(2)?,
+                    ))
+                })
+                .optional()
+                .map_err(|e| db(&self.path, e))?;
+            let Some((document_id, idx, text)) = row else {
+                continue;
+            };
+            let (title, path) = match documents.entry(document_id) {
+                Entry::Occupied(e) => e.into_mut(),
+                Entry::Vacant(v) => {
+                    let doc = document
+                        .query_row([document_id], |r| Ok((r.get(0)?, r.get(1)?)))
+                        .optional()
+                        .map_err(|e| db(&self.path, e))?;
+                    let Some(doc) = doc else { continue };
+                    v.insert(doc)
+                }
+            };
+            out.insert(
+                id,
+                SourceParagraph {
+                    paragraph_id: id,
+                    document_id,
+                    document_title: title.clone(),
+                    document_path: path.clone(),
+                    index: idx as u32,
+                    text,
+                },
+            );
+        }
+        drop((paragraph, document));
+        tx.commit().map_err(|e| db(&self.path, e))?;
+        Ok(out)
     }
 }
 
 const DOC_COLUMNS: &str =
     "id, title, path, format, content_hash, bytes, paragraphs, chars, added_at";
+
+/// A stored print borrowed from its row.
+struct RawPrint<'r> {
+    paragraph_id: i64,
+    document_id: i64,
+    simhash: u64,
+    shingles: &'r [u8],
+}
+
+fn read_generation(conn: &Connection) -> rusqlite::Result<Generation> {
+    let get = |key: &str| {
+        conn.query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| {
+            r.get::<_, i64>(0)
+        })
+    };
+    Ok(Generation {
+        library_id: get("library_id")?,
+        generation: get("generation")?,
+    })
+}
+
+/// Record a change of the library's contents (inside the change's transaction).
+fn bump_generation(conn: &Connection) -> rusqlite::Result<()> {
+    conn.execute(
+        "UPDATE meta SET value = value + 1 WHERE key = 'generation'",
+        [],
+    )
+    .map(|_| ())
+}
 
 fn doc_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<DocumentInfo> {
     Ok(DocumentInfo {

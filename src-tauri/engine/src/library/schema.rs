@@ -31,6 +31,13 @@ pub const MIGRATIONS: &[&str] = &[
         UNIQUE (document_id, idx)
     );
     CREATE INDEX paragraphs_by_algo ON paragraphs(algo);",
+    // 2: the library's identity and change counter, which name the saved index (`check::index`): every
+    // transaction that changes paragraphs bumps `generation`.
+    "CREATE TABLE meta (
+        key   TEXT    PRIMARY KEY,
+        value INTEGER NOT NULL
+    );
+    INSERT INTO meta (key, value) VALUES ('library_id', random()), ('generation', 0);",
 ];
 
 /// The schema version this build writes.

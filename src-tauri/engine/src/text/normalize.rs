@@ -25,6 +25,23 @@ pub fn normalize_char(c: char, mut emit: impl FnMut(char)) {
         emit(c.to_ascii_lowercase());
         return;
     }
+    // Fast paths, identical to the general rule (a test checks every character they cover): unified Han
+    // ideographs are their own NFKC form and have no case; full-width ASCII (U+FF01..U+FF5E) is
+    // NFKC-equivalent to the ASCII character 0xFEE0 below it.
+    match c as u32 {
+        0x4E00..=0x9FFF | 0x3400..=0x4DBF => return emit(c),
+        u @ 0xFF01..=0xFF5E => {
+            if let Some(a) = char::from_u32(u - 0xFEE0) {
+                return emit(a.to_ascii_lowercase());
+            }
+        }
+        _ => {}
+    }
+    slow_normalize_char(c, emit)
+}
+
+/// The general rule: NFKC of the single character, then lower case.
+fn slow_normalize_char(c: char, mut emit: impl FnMut(char)) {
     for n in std::iter::once(c).nfkc() {
         for l in n.to_lowercase() {
             emit(l);
@@ -54,6 +71,17 @@ mod tests {
     fn full_width_becomes_half_width_and_lower_case() {
         assert_eq!(normalize("ＳＥＲＶＥＲ，ｔｅｘｔ１２３"), "server,text123");
         assert_eq!(normalize("Debian 软件包"), "debian 软件包");
+    }
+
+    #[test]
+    fn fast_paths_agree_with_nfkc_and_lower_case() {
+        let ranges = [0x3400..=0x4DBF, 0x4E00..=0x9FFF, 0xFF01..=0xFF5E];
+        for c in ranges.into_iter().flatten().filter_map(char::from_u32) {
+            let (mut fast, mut slow) = (String::new(), String::new());
+            normalize_char(c, |n| fast.push(n));
+            slow_normalize_char(c, |n| slow.push(n));
+            assert_eq!(fast, slow, "U+{:04X}", c as u32);
+        }
     }
 
     #[test]

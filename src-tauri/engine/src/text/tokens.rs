@@ -3,9 +3,8 @@
 //! found; English words come out whole), and stop words (`assets/stopwords/`, compiled in), punctuation,
 //! whitespace and pure numbers are dropped.
 
-use std::collections::HashSet;
-
 use jieba_rs::Jieba;
+use rustc_hash::FxHashSet;
 
 use super::normalize::normalize;
 
@@ -16,7 +15,7 @@ const STOPWORDS_EN: &str = include_str!("../../../../assets/stopwords/en.txt");
 /// dictionary (about a tenth of a second); it is `Sync`, so share one behind an `Arc`.
 pub struct Tokenizer {
     jieba: Jieba,
-    stopwords: HashSet<&'static str>,
+    stopwords: FxHashSet<&'static str>,
 }
 
 impl std::fmt::Debug for Tokenizer {
@@ -54,14 +53,21 @@ impl Tokenizer {
 
     /// The paragraph's content words in order, normalised, without stop words, punctuation or numbers.
     pub fn tokens(&self, paragraph: &str) -> Vec<String> {
+        self.with_tokens(paragraph, |t| t.iter().map(|w| (*w).to_owned()).collect())
+    }
+
+    /// [`Tokenizer::tokens`] without copying each word: `f` sees the words as slices of the normalised
+    /// paragraph.
+    pub fn with_tokens<R>(&self, paragraph: &str, f: impl FnOnce(&[&str]) -> R) -> R {
         let normalized = normalize(paragraph);
-        self.jieba
+        let words: Vec<&str> = self
+            .jieba
             .cut(&normalized, true)
             .into_iter()
             .map(|t| t.word)
             .filter(|w| is_content(w) && !self.stopwords.contains(w))
-            .map(str::to_owned)
-            .collect()
+            .collect();
+        f(&words)
     }
 }
 

@@ -1,0 +1,272 @@
+//! The saved index: the in-memory [`Index`] written next to the library (`library.sqlite.index`) so that
+//! opening a large library reads a few flat arrays instead of rebuilding the postings from every row.
+//!
+//! The file belongs to one [`Generation`] of one library (the random library id and the change counter
+//! that every add, remove or re-fingerprint bumps in its own transaction) and to one fingerprint version;
+//! a file for anything else, or one that is damaged (its xxh3-64 checksum fails), is ignored and rebuilt.
+//! It is a cache: deleting it is always safe.
+//!
+//! Layout, little-endian: the 8-byte magic `TWINDEX1`, eight u64 header fields (format version,
+//! fingerprint version, library id, generation, paragraphs, stored keys, buckets, bucket shift), then the
+//! arrays simhash (u64), paragraph ids (i64), document ids (i64), bucket offsets (u32), keys (u32),
+//! slots (u32), then the xxh3-64 (seed 0) of everything before it.
+
+use std::fs::File;
+use std::io::{BufReader, BufWriter, Read, Write};
+use std::path::Path;
+
+use bytemuck::Pod;
+use xxhash_rust::xxh3::Xxh3;
+
+use super::index::Index;
+use crate::fingerprint::FINGERPRINT_VERSION;
+use crate::library::Generation;
+
+const MAGIC: &[u8; 8] = b"TWINDEX1";
+const FORMAT_VERSION: u64 = 1;
+const HEADER_FIELDS: usize = 8;
+
+/// Read the index saved for `expected`, or `None` when the file is missing, stale or damaged.
+pub fn read(path: &Path, expected: Generation) -> Option<Index> {
+    if cfg!(target_endian = "big") {
+        return None;
+    }
+    let file = File::open(path).ok()?;
+    let len = file.metadata().ok()?.len();
+    let mut r = BufReader::with_capacity(1 << 20, file);
+    let mut hash = Xxh3::new();
+    let mut magic = [0u8; 8];
+    r.read_exact(&mut magic).ok()?;
+    if &magic != MAGIC {
+        return None;
+    }
+    hash.update(&magic);
+    let mut header = [0u64; HEADER_FIELDS];
+    read_into(&mut r, &mut hash, &mut header)?;
+    let [format, fingerprint, library_id, generation, n, n_keys, n_buckets, shift] = header;
+    if format != FORMAT_VERSION
+        || fingerprint != FINGERPRINT_VERSION as u64
+        || library_id != expected.library_id as u64
+        || generation != expected.generation as u64
+        || shift > 32
+    {
+        return None;
+    }
+    // The length must match before anything is allocated, so a damaged header cannot ask for memory.
+    let expected_len = 8u64
+        .checked_add(8 * HEADER_FIELDS as u64)?
+        .checked_add(n.checked_mul(24)?)?
+        .checked_add(n_buckets.checked_mul(4)?)?
+        .checked_add(n_keys.checked_mul(8)?)?
+        .checked_add(8)?;
+    if len != expected_len {
+        return None;
+    }
+    let (n, n_keys, n_buckets) = (n as usize, n_keys as usize, n_buckets as usize);
+    let mut simhash = vec![0u64; n];
+    let mut paragraph_ids = vec![0i64; n];
+    let mut document_ids = vec![0i64; n];
+    let mut buckets = vec![0u32; n_buckets];
+    let mut keys = vec![0u32; n_keys];
+    let mut slots = vec![0u32; n_keys];
+    read_into(&mut r, &mut hash, &mut simhash)?;
+    read_into(&mut r, &mut hash, &mut paragraph_ids)?;
+    read_into(&mut r, &mut hash, &mut document_ids)?;
+    read_into(&mut r, &mut hash, &mut buckets)?;
+    read_into(&mut r, &mut hash, &mut keys)?;
+    read_into(&mut r, &mut hash, &mut slots)?;
+    let mut sum = [0u8; 8];
+    r.read_exact(&mut sum).ok()?;
+    if u64::from_le_bytes(sum) != hash.digest() {
+        return None;
+    }
+    Index::from_parts(
+        simhash,
+        paragraph_ids,
+        document_ids,
+        buckets,
+        shift as u32,
+        keys,
+        slots,
+    )
+}
+
+/// Save `index` for `generation`: written to a temporary sibling, then renamed over the old file, so a
+/// crash leaves either the old file or the new one.
+pub fn write(path: &Path, index: &Index, generation: Generation) -> std::io::Result<()> {
+    if cfg!(target_endian = "big") {
+        return Ok(());
+    }
+    let mut tmp_name = path.as_os_str().to_owned();
+    tmp_name.push(format!(".tmp-{}", std::process::id()));
+    let tmp = std::path::PathBuf::from(tmp_name);
+    let result = (|| {
+        let mut w = BufWriter::with_capacity(1 << 20, File::create(&tmp)?);
+        let mut hash = Xxh3::new();
+        let p = index.parts();
+        let header: [u64; HEADER_FIELDS] = [
+            FORMAT_VERSION,
+            FINGERPRINT_VERSION as u64,
+            generation.library_id as u64,
+            generation.generation as u64,
+            p.simhash.len() as u64,
+            p.keys.len() as u64,
+            p.buckets.len() as u64,
+            u64::from(p.shift),
+        ];
+        write_bytes(&mut w, &mut hash, MAGIC)?;
+        write_bytes(&mut w, &mut hash, bytemuck::cast_slice(&header))?;
+        write_bytes(&mut w, &mut hash, bytemuck::cast_slice(p.simhash))?;
+        write_bytes(&mut w, &mut hash, bytemuck::cast_slice(p.paragraph_ids))?;
+        write_bytes(&mut w, &mut hash, bytemuck::cast_slice(p.document_ids))?;
+        write_bytes(&mut w, &mut hash, bytemuck::cast_slice(p.buckets))?;
+        write_bytes(&mut w, &mut hash, bytemuck::cast_slice(p.keys))?;
+        write_bytes(&mut w, &mut hash, bytemuck::cast_slice(p.slots))?;
+        w.write_all(&hash.digest().to_le_bytes())?;
+        w.into_inner().map_err(|e| e.into_error())?.sync_all()
+    })();
+    match result {
+        Ok(()) => std::fs::rename(&tmp, path),
+        Err(e) => {
+            let _ = std::fs::remove_file(&tmp);
+            Err(e)
+        }
+    }
+}
+
+fn read_into<T: Pod>(r: &mut impl Read, hash: &mut Xxh3, out: &mut [T]) -> Option<()> {
+    let bytes: &mut [u8] = bytemuck::cast_slice_mut(out);
+    r.read_exact(bytes).ok()?;
+    hash.update(bytes);
+    Some(())
+}
+
+fn write_bytes(w: &mut impl Write, hash: &mut Xxh3, bytes: &[u8]) -> std::io::Result<()> {
+    hash.update(bytes);
+    w.write_all(bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::extract::{BlockKind, Format};
+    use crate::fingerprint::Fingerprinter;
+    use crate::library::{Library, NewDocument, NewParagraph};
+
+    fn doc(name: &str, texts: &[&str], f: &Fingerprinter) -> NewDocument {
+        NewDocument {
+            title: name.into(),
+            path: format!("/docs/{name}.txt"),
+            format: Format::Txt,
+            bytes: 1,
+            content_hash: format!("hash-{name}"),
+            paragraphs: texts
+                .iter()
+                .map(|t| {
+                    let p = f.paragraph(t);
+                    NewParagraph {
+                        text: t.to_string(),
+                        kind: BlockKind::Body,
+                        chars: t.chars().count() as u64,
+                        simhash: p.simhash,
+                        shingles: p.shingles,
+                    }
+                })
+                .collect(),
+        }
+    }
+
+    fn built(lib: &Library) -> Index {
+        Index::from_flat(lib.load_flat_prints().unwrap().1)
+    }
+
+    #[test]
+    fn saved_index_is_read_back_and_follows_every_change() {
+        let f = Fingerprinter::new();
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("lib.sqlite");
+        let mut lib = Library::open(&db, &f).unwrap();
+        let a = doc(
+            "a",
+            &[
+                "软件包维护者应当定期检查错误跟踪系统中的报告。",
+                "Maintainers should read the bug tracking system every week.",
+            ],
+            &f,
+        );
+        lib.add(&a).unwrap();
+        let path = lib.index_path().unwrap();
+        assert!(!path.exists());
+        let first = Index::open(&lib).unwrap();
+        assert!(path.exists(), "the index is saved on first open");
+        assert_eq!(first.len(), 2);
+        let generation = lib.generation().unwrap();
+        assert_eq!(read(&path, generation), Some(built(&lib)));
+        assert_eq!(Index::open(&lib).unwrap(), first);
+
+        // Adding a document bumps the generation: the saved index is stale and rebuilt.
+        lib.add(&doc("b", &["第二份文档的唯一段落内容。"], &f))
+            .unwrap();
+        assert_ne!(lib.generation().unwrap(), generation);
+        assert_eq!(read(&path, lib.generation().unwrap()), None);
+        let second = Index::open(&lib).unwrap();
+        assert_eq!(second.len(), 3);
+        assert_eq!(second, built(&lib));
+
+        // So does removing one.
+        let id = lib.list().unwrap()[0].id;
+        lib.remove(&[id]).unwrap();
+        let third = Index::open(&lib).unwrap();
+        assert_eq!(third.len(), 1);
+        assert_eq!(third, built(&lib));
+        assert_eq!(read(&path, lib.generation().unwrap()), Some(third));
+    }
+
+    #[test]
+    fn damaged_or_foreign_index_files_are_rebuilt() {
+        let f = Fingerprinter::new();
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("lib.sqlite");
+        let mut lib = Library::open(&db, &f).unwrap();
+        lib.add(&doc(
+            "a",
+            &["如果你想成为一名好的维护者，你应该定期检查错误报告。"],
+            &f,
+        ))
+        .unwrap();
+        let good = Index::open(&lib).unwrap();
+        let path = lib.index_path().unwrap();
+        let bytes = std::fs::read(&path).unwrap();
+        let generation = lib.generation().unwrap();
+
+        // One flipped bit in the arrays fails the checksum.
+        let mut flipped = bytes.clone();
+        let at = flipped.len() - 12;
+        flipped[at] ^= 1;
+        std::fs::write(&path, &flipped).unwrap();
+        assert_eq!(read(&path, generation), None);
+        assert_eq!(Index::open(&lib).unwrap(), good, "rebuilt from the library");
+        assert_eq!(std::fs::read(&path).unwrap(), bytes, "and saved again");
+
+        // A truncated file, garbage, an empty file.
+        for damaged in [&bytes[..bytes.len() / 2], b"not an index".as_slice(), b""] {
+            std::fs::write(&path, damaged).unwrap();
+            assert_eq!(read(&path, generation), None);
+            assert_eq!(Index::open(&lib).unwrap(), good);
+        }
+
+        // Another library's index at the same generation number is not this library's.
+        let other_db = dir.path().join("other.sqlite");
+        let mut other = Library::open(&other_db, &f).unwrap();
+        other
+            .add(&doc("z", &["完全不同的另一段文字，毫无关系。"], &f))
+            .unwrap();
+        assert_eq!(
+            other.generation().unwrap().generation,
+            generation.generation
+        );
+        std::fs::copy(&path, other.index_path().unwrap()).unwrap();
+        assert_eq!(Index::open(&other).unwrap(), built(&other));
+        assert_ne!(built(&other), good);
+    }
+}
