@@ -44,6 +44,7 @@ impl From<EngineError> for CommandError {
             EngineError::NoSuchDocument(_) => Code::NotFound,
             EngineError::Cancelled => Code::Cancelled,
             EngineError::InvalidSetting(_) => Code::BadInput,
+            EngineError::Internal(_) => Code::Internal,
         };
         CommandError::new(code, e.to_string())
     }

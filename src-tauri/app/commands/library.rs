@@ -88,13 +88,13 @@ pub fn add_paths<R: Runtime>(
                 path: p.path.display().to_string(),
             });
         },
-        |doc| {
+        |docs| {
             let mut store = lock(&state.store).map_err(|_| tongwen_engine::Error::Cancelled)?;
-            let outcome = store.library.add(doc)?;
-            if matches!(outcome, AddOutcome::Added(_)) {
+            let outcomes = store.library.add_batch(docs)?;
+            if outcomes.iter().any(|o| matches!(o, AddOutcome::Added(_))) {
                 store.index = None;
             }
-            Ok(outcome)
+            Ok(outcomes)
         },
     );
     summary.cancelled = outcomes.len() < files.len();

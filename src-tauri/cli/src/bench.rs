@@ -305,8 +305,8 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
         let _ = std::fs::remove_file(&db);
         let mut lib = Library::open(&db, &fp)?;
         let t = Instant::now();
-        for d in &prepared {
-            lib.add(d)?;
+        for batch in prepared.chunks(64) {
+            lib.add_batch(&batch.iter().collect::<Vec<_>>())?;
         }
         let t_write = t.elapsed();
         assert!(n_tokens > 0 && n_keys > 0 && x != 0);

@@ -45,6 +45,9 @@ pub enum Error {
     /// The user cancelled a long operation.
     #[error("cancelled")]
     Cancelled,
+    /// A broken promise inside Tongwen (a bug, never the user's input).
+    #[error("internal error: {0}")]
+    Internal(&'static str),
     /// An option is out of its range.
     #[error("invalid setting: {0}")]
     InvalidSetting(&'static str),

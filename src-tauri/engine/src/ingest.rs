@@ -117,9 +117,9 @@ pub struct Progress<'p> {
     pub path: &'p Path,
 }
 
-/// Add files to the library: prepare in parallel, write one transaction per document. Returns each
-/// file's outcome in input order. Stops early (between documents) when `cancel` is set; files not
-/// reached are not in the result.
+/// Add files to the library: read and fingerprint in parallel, write each batch of documents in one
+/// transaction while the next batch is being prepared. Returns each file's outcome in input order. Stops
+/// early (between batches) when `cancel` is set; files not reached are not in the result.
 pub fn add_files(
     library: &mut Library,
     files: &[PathBuf],
@@ -128,27 +128,25 @@ pub fn add_files(
     cancel: &AtomicBool,
     progress: impl FnMut(Progress<'_>),
 ) -> Vec<(PathBuf, Result<AddOutcome>)> {
-    add_files_with(files, options, fingerprinter, cancel, progress, |doc| {
-        library.add(doc)
+    add_files_with(files, options, fingerprinter, cancel, progress, |docs| {
+        library.add_batch(docs)
     })
 }
 
-/// [`add_files`] with the write step supplied by the caller, so a shared library is locked only while a
-/// document is written, never while files are read and fingerprinted.
+/// [`add_files`] with the write step supplied by the caller (given a batch of documents to add in one
+/// transaction, in order), so a shared library is locked only while a batch is written, never while files
+/// are read and fingerprinted. When a batch fails, its documents are written one by one, so one bad
+/// document (or a full disk) costs only itself and is reported with its own error.
 pub fn add_files_with(
     files: &[PathBuf],
     options: &ExtractOptions,
     fingerprinter: &Fingerprinter,
     cancel: &AtomicBool,
     mut progress: impl FnMut(Progress<'_>),
-    mut write: impl FnMut(&NewDocument) -> Result<AddOutcome>,
+    mut write: impl FnMut(&[&NewDocument]) -> Result<Vec<AddOutcome>> + Send,
 ) -> Vec<(PathBuf, Result<AddOutcome>)> {
-    let mut out = Vec::with_capacity(files.len());
-    for chunk in files.chunks(BATCH) {
-        if cancel.load(Ordering::Relaxed) {
-            break;
-        }
-        let prepared: Vec<Result<NewDocument>> = chunk
+    let prepare_batch = |chunk: &[PathBuf]| -> Vec<Result<NewDocument>> {
+        chunk
             .par_iter()
             .map(|path| {
                 if cancel.load(Ordering::Relaxed) {
@@ -156,19 +154,170 @@ pub fn add_files_with(
                 }
                 prepare_file(path, options, fingerprinter)
             })
-            .collect();
-        for (path, doc) in chunk.iter().zip(prepared) {
-            if matches!(doc, Err(Error::Cancelled)) {
-                continue;
-            }
-            let outcome = doc.and_then(|d| write(&d));
-            out.push((path.clone(), outcome));
-            progress(Progress {
-                done: out.len(),
-                total: files.len(),
-                path,
-            });
+            .collect()
+    };
+    let mut out: Vec<(PathBuf, Result<AddOutcome>)> = Vec::with_capacity(files.len());
+    let mut pending: Option<(&[PathBuf], Vec<Result<NewDocument>>)> = None;
+    let mut chunks = files.chunks(BATCH);
+    loop {
+        let next = if cancel.load(Ordering::Relaxed) {
+            None
+        } else {
+            chunks.next()
+        };
+        if next.is_none() && pending.is_none() {
+            break;
         }
+        // Prepare the next batch while the previous one is written.
+        let (prepared, written) = rayon::join(
+            || next.map(prepare_batch),
+            || {
+                pending
+                    .take()
+                    .map(|(chunk, docs)| (chunk, write_batch(docs, &mut write)))
+            },
+        );
+        if let Some((chunk, outcomes)) = written {
+            for (path, outcome) in chunk.iter().zip(outcomes) {
+                let Some(outcome) = outcome else { continue };
+                out.push((path.clone(), outcome));
+                progress(Progress {
+                    done: out.len(),
+                    total: files.len(),
+                    path,
+                });
+            }
+        }
+        pending = next.zip(prepared);
     }
     out
+}
+
+/// Write one batch's prepared documents; `None` for a file skipped by cancelling.
+fn write_batch(
+    docs: Vec<Result<NewDocument>>,
+    write: &mut impl FnMut(&[&NewDocument]) -> Result<Vec<AddOutcome>>,
+) -> Vec<Option<Result<AddOutcome>>> {
+    let ready: Vec<&NewDocument> = docs.iter().filter_map(|d| d.as_ref().ok()).collect();
+    let mut written = match write(&ready) {
+        Ok(outcomes) if outcomes.len() == ready.len() => outcomes.into_iter().map(Ok).collect(),
+        _ => ready
+            .iter()
+            .map(|d| {
+                write(&[d]).and_then(|mut o| {
+                    o.pop()
+                        .ok_or(Error::Internal("a one-document batch gave no outcome"))
+                })
+            })
+            .collect::<Vec<_>>(),
+    }
+    .into_iter();
+    docs.into_iter()
+        .map(|d| match d {
+            Err(Error::Cancelled) => None,
+            Err(e) => Some(Err(e)),
+            Ok(_) => written.next(),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn files(dir: &Path, texts: &[(&str, &str)]) -> Vec<PathBuf> {
+        texts
+            .iter()
+            .map(|(name, text)| {
+                let p = dir.join(name);
+                std::fs::write(&p, text).unwrap();
+                p
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_failing_batch_is_written_document_by_document() {
+        let dir = tempfile::tempdir().unwrap();
+        let inputs = files(
+            dir.path(),
+            &[
+                ("a.txt", "第一份文档的内容。\n"),
+                ("bad.txt", "这份文档写入时会失败。\n"),
+                ("empty.txt", ""),
+                ("c.txt", "Third document, in English.\n"),
+            ],
+        );
+        let f = Fingerprinter::new();
+        let mut lib = Library::in_memory().unwrap();
+        let mut calls = Vec::new();
+        let mut seen = Vec::new();
+        let out = add_files_with(
+            &inputs,
+            &ExtractOptions::default(),
+            &f,
+            &AtomicBool::new(false),
+            |p| seen.push((p.done, p.total)),
+            |docs| {
+                calls.push(docs.len());
+                if docs.iter().any(|d| d.title == "bad") {
+                    return Err(Error::Internal("disk full"));
+                }
+                lib.add_batch(docs)
+            },
+        );
+        // One batch of three readable files fails, then each is written alone.
+        assert_eq!(calls, vec![3, 1, 1, 1]);
+        let status: Vec<(String, bool)> =
+            out.iter().map(|(p, r)| (title_of(p), r.is_ok())).collect();
+        assert_eq!(
+            status,
+            vec![
+                ("a".into(), true),
+                ("bad".into(), false),
+                ("empty".into(), false),
+                ("c".into(), true)
+            ]
+        );
+        assert!(out[1]
+            .1
+            .as_ref()
+            .unwrap_err()
+            .to_string()
+            .contains("disk full"));
+        assert_eq!(seen, vec![(1, 4), (2, 4), (3, 4), (4, 4)]);
+        assert_eq!(lib.totals().unwrap().0, 2);
+    }
+
+    #[test]
+    fn many_batches_keep_input_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let names: Vec<String> = (0..150).map(|i| format!("{i:03}.txt")).collect();
+        let texts: Vec<String> = (0..150)
+            .map(|i| format!("第{i}份文档，内容各不相同：{}。\n", "文".repeat(i % 7 + 1)))
+            .collect();
+        let pairs: Vec<(&str, &str)> = names
+            .iter()
+            .zip(&texts)
+            .map(|(n, t)| (n.as_str(), t.as_str()))
+            .collect();
+        let inputs = files(dir.path(), &pairs);
+        let f = Fingerprinter::new();
+        let mut lib = Library::in_memory().unwrap();
+        let out = add_files(
+            &mut lib,
+            &inputs,
+            &ExtractOptions::default(),
+            &f,
+            &AtomicBool::new(false),
+            |_| {},
+        );
+        assert_eq!(out.len(), 150);
+        let listed: Vec<String> = lib.list().unwrap().into_iter().map(|d| d.title).collect();
+        let expected: Vec<String> = (0..150).map(|i| format!("{i:03}")).collect();
+        assert_eq!(listed, expected);
+        assert!(out
+            .iter()
+            .all(|(_, r)| matches!(r, Ok(AddOutcome::Added(_)))));
+    }
 }

@@ -218,56 +218,26 @@ impl Library {
 
     /// Add one document in one transaction. Content already present is reported, not added again.
     pub fn add(&mut self, doc: &NewDocument) -> Result<AddOutcome> {
+        let mut outcomes = self.add_batch(&[doc])?;
+        outcomes
+            .pop()
+            .ok_or(Error::Internal("a one-document batch gave no outcome"))
+    }
+
+    /// Add documents in one transaction (all or none), in order; an outcome per document. Content
+    /// already present (in the library or earlier in the batch) is reported, not added again.
+    pub fn add_batch(&mut self, docs: &[&NewDocument]) -> Result<Vec<AddOutcome>> {
         let path = self.path.clone();
         let tx = self.conn.transaction().map_err(|e| db(&path, e))?;
-        if let Some(existing) = find_by_hash(&tx, &doc.content_hash).map_err(|e| db(&path, e))? {
-            return Ok(AddOutcome::AlreadyPresent(existing));
+        let mut outcomes = Vec::with_capacity(docs.len());
+        for doc in docs {
+            outcomes.push(add_in(&tx, doc).map_err(|e| db(&path, e))?);
         }
-        let chars: u64 = doc.paragraphs.iter().map(|p| p.chars).sum();
-        tx.execute(
-            "INSERT INTO documents (title, path, format, content_hash, bytes, paragraphs, chars, added_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-            params![
-                doc.title,
-                doc.path,
-                doc.format.as_str(),
-                doc.content_hash,
-                doc.bytes as i64,
-                doc.paragraphs.len() as i64,
-                chars as i64,
-                now()
-            ],
-        )
-        .map_err(|e| db(&path, e))?;
-        let id = tx.last_insert_rowid();
-        {
-            let mut insert = tx
-                .prepare(
-                    "INSERT INTO paragraphs (document_id, idx, kind, text, chars, simhash, shingles, algo)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-                )
-                .map_err(|e| db(&path, e))?;
-            for (idx, p) in doc.paragraphs.iter().enumerate() {
-                insert
-                    .execute(params![
-                        id,
-                        idx as i64,
-                        kind_name(p.kind),
-                        p.text,
-                        p.chars as i64,
-                        p.simhash as i64,
-                        shingles::encode(&p.shingles),
-                        FINGERPRINT_VERSION
-                    ])
-                    .map_err(|e| db(&path, e))?;
-            }
+        if outcomes.iter().any(|o| matches!(o, AddOutcome::Added(_))) {
+            bump_generation(&tx).map_err(|e| db(&path, e))?;
         }
-        let info = document_by_id(&tx, id)
-            .map_err(|e| db(&path, e))?
-            .ok_or(Error::NoSuchDocument(id))?;
-        bump_generation(&tx).map_err(|e| db(&path, e))?;
         tx.commit().map_err(|e| db(&path, e))?;
-        Ok(AddOutcome::Added(info))
+        Ok(outcomes)
     }
 
     /// All documents, oldest first.
@@ -454,6 +424,47 @@ impl Library {
 
 const DOC_COLUMNS: &str =
     "id, title, path, format, content_hash, bytes, paragraphs, chars, added_at";
+
+fn add_in(tx: &Connection, doc: &NewDocument) -> rusqlite::Result<AddOutcome> {
+    if let Some(existing) = find_by_hash(tx, &doc.content_hash)? {
+        return Ok(AddOutcome::AlreadyPresent(existing));
+    }
+    let chars: u64 = doc.paragraphs.iter().map(|p| p.chars).sum();
+    tx.prepare_cached(
+        "INSERT INTO documents (title, path, format, content_hash, bytes, paragraphs, chars, added_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+    )?
+    .execute(params![
+        doc.title,
+        doc.path,
+        doc.format.as_str(),
+        doc.content_hash,
+        doc.bytes as i64,
+        doc.paragraphs.len() as i64,
+        chars as i64,
+        now()
+    ])?;
+    let id = tx.last_insert_rowid();
+    let mut insert = tx.prepare_cached(
+        "INSERT INTO paragraphs (document_id, idx, kind, text, chars, simhash, shingles, algo)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+    )?;
+    for (idx, p) in doc.paragraphs.iter().enumerate() {
+        insert.execute(params![
+            id,
+            idx as i64,
+            kind_name(p.kind),
+            p.text,
+            p.chars as i64,
+            p.simhash as i64,
+            shingles::encode(&p.shingles),
+            FINGERPRINT_VERSION
+        ])?;
+    }
+    document_by_id(tx, id)?
+        .map(AddOutcome::Added)
+        .ok_or(rusqlite::Error::QueryReturnedNoRows)
+}
 
 /// A stored print borrowed from its row.
 struct RawPrint<'r> {
