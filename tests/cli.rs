@@ -1,5 +1,8 @@
 //! The command line contract: library add/list/remove, extract, check in its three formats.
 
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Output, Stdio};
+
 use serde_json::Value;
 
 use crate::util::{docx, stderr, Sandbox};
@@ -310,4 +313,49 @@ fn a_submission_that_cannot_be_read_is_reported_not_scored_as_zero() {
         .contains("empty"));
     assert_eq!(v["documents"][1]["paragraphs"][0]["flagged"], true);
     assert!(stderr(&out).contains("empty.txt: the file is empty"));
+}
+
+/// Run `tongwen ARGS`, read the first line of its output and close the pipe, as `| head -1` does.
+fn first_line_then_close(s: &Sandbox, args: &[&str]) -> (String, Output) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tongwen"))
+        .arg("--library")
+        .arg(s.library())
+        .args(args)
+        .env_remove("TONGWEN_LIBRARY")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run tongwen");
+    let mut first = String::new();
+    let stdout = child.stdout.take().expect("piped stdout");
+    BufReader::new(stdout)
+        .read_line(&mut first)
+        .expect("read the first line");
+    // The reader is gone: the pipe is closed while tongwen still has far more than a pipe holds to write.
+    let out = child.wait_with_output().expect("wait for tongwen");
+    (first, out)
+}
+
+#[test]
+fn output_closed_early_is_a_quiet_success() {
+    let s = Sandbox::new();
+    library_with_sources(&s);
+    // Hundreds of kilobytes of output, so that tongwen is still writing when the pipe closes.
+    let big = s.write("big.txt", format!("{EN_2}\n\n").repeat(3000));
+    let sub = s.write("sub.txt", format!("{EN_2}\n\n").repeat(400));
+    let (big, sub) = (big.to_str().unwrap(), sub.to_str().unwrap());
+    for (args, first_line) in [
+        (vec!["extract", big], "[1] Libraries are always"),
+        (vec!["extract", big, "--json"], "{"),
+        (vec!["check", sub, "--format", "json"], "{"),
+    ] {
+        let whole = s.ok(&args).len();
+        assert!(whole > 256 * 1024, "{args:?}: only {whole} bytes");
+        let (first, out) = first_line_then_close(&s, &args);
+        let err = stderr(&out);
+        assert!(first.starts_with(first_line), "{args:?}: {first:?}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert!(!err.contains("Broken pipe"), "{args:?}: {err}");
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {err}");
+    }
 }

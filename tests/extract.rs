@@ -234,6 +234,29 @@ fn describe_list_mismatch(want: &[&str], got: &[&str]) -> String {
     out
 }
 
+/// The one difference a PDF of eval-dev cannot resolve: (file, paragraph, expected passage, passage
+/// read). A word processor does not draw the spaces at a line end that do not fit before the margin, so
+/// one space or two at a line break print alike; the reader takes one. Every other paragraph of every
+/// format, PDFs included, must read exactly.
+const PDF_UNDECIDABLE: &[(&str, usize, &str, &str)] = &[(
+    "queries/q031.pdf",
+    11,
+    // "a" ends its line 3.6 pt short of the margin; lines of this file that end as short leave out
+    // their single space (3.5 pt wide) too.
+    "by using a  WWW browser",
+    "by using a WWW browser",
+)];
+
+/// Whether `got` differs from `want` only as [`PDF_UNDECIDABLE`] allows for paragraph `index` of `file`.
+fn undecidable(file: &str, index: usize, want: &str, got: &str) -> bool {
+    PDF_UNDECIDABLE.iter().any(|(f, i, expected, read)| {
+        *f == file
+            && *i == index
+            && want.contains(expected)
+            && want.replacen(expected, read, 1) == got
+    })
+}
+
 #[test]
 fn eval_dev_files_read_as_truth_says() {
     let Some(dir) = eval_dev() else {
@@ -283,6 +306,7 @@ fn eval_dev_files_read_as_truth_says() {
     // Queries: every paragraph's text, in order; and every source the truth names.
     let queries = truth["queries"].as_object().expect("queries");
     let (mut sources, mut exact_sources) = (0usize, 0usize);
+    let mut known: Vec<String> = Vec::new();
     for (rel, q) in queries {
         files += 1;
         let want: Vec<&str> = q["paragraphs"]
@@ -304,7 +328,9 @@ fn eval_dev_files_read_as_truth_says() {
                 }
                 for (i, (w, g)) in want.iter().zip(&got).enumerate() {
                     // Paragraphs are trimmed when read (truth keeps a few leading spaces).
-                    if w.trim() != *g {
+                    if undecidable(rel, i, w.trim(), g) {
+                        known.push(format!("{rel} ¶{i}"));
+                    } else if w.trim() != *g {
                         mismatches.push(format!(
                             "{rel} ¶{i}: expected {:?} got {:?}; {}",
                             short(w),
@@ -353,32 +379,29 @@ fn eval_dev_files_read_as_truth_says() {
     }
     // The same library paragraph can be the source of several query paragraphs; report it once.
     mismatches.dedup();
-    let ws_only = mismatches
-        .iter()
-        .filter(|m| m.contains("(whitespace only)"))
-        .count();
     eprintln!(
         "eval-dev extraction: {files} files ({lib_files} library, {} queries), {paragraphs} paragraphs \
-         read, {sources} source references checked ({exact_sources} of exact copies), {} mismatches \
-         ({ws_only} of them in whitespace only)",
+         read, {sources} source references checked ({exact_sources} of exact copies), {} mismatches, \
+         {} known undecidable ({})",
         files - lib_files,
-        mismatches.len()
+        mismatches.len(),
+        known.len(),
+        known.join(", ")
     );
     for m in &mismatches {
         eprintln!("  {m}");
     }
-    // A PDF does not record where a line's trailing space was: at a line break between Chinese and
-    // Latin text, and where a "noise" edit doubled a space, the reader can only guess. Such
-    // whitespace-only differences are allowed in PDFs (the fingerprints ignore whitespace); anything
-    // else, and any difference in a .txt or .docx, fails.
-    let hard: Vec<&String> = mismatches
-        .iter()
-        .filter(|m| !(m.contains("(whitespace only)") && m.contains(".pdf")))
-        .collect();
+    // Every file, PDFs included, reads exactly as truth.json says.
     assert!(
-        hard.is_empty(),
-        "{} extraction mismatches against truth.json beyond PDF whitespace (listed above)",
-        hard.len()
+        mismatches.is_empty(),
+        "{} extraction mismatches against truth.json (listed above)",
+        mismatches.len()
+    );
+    // The allowance is still needed: each undecidable difference was met.
+    assert_eq!(
+        known.len(),
+        PDF_UNDECIDABLE.len(),
+        "an entry of PDF_UNDECIDABLE no longer applies (the paragraph now reads exactly?): {known:?}"
     );
 }
 

@@ -1,9 +1,13 @@
 //! `tongwen`: build a local library of documents and check submissions against it. A thin layer over
 //! `tongwen-engine`: parse arguments, call the engine, print results and errors.
+//!
+//! The library, extract and check commands write their results to a locked standard output with
+//! `writeln!`, not `println!`, so that a reader that stops early (`tongwen extract FILE | head -1`) ends
+//! the command with an error that [`main`] treats as success, instead of a panic.
 
 mod bench;
 
-use std::io::Write;
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
@@ -124,11 +128,22 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
         Ok(code) => code,
+        // Whoever reads the output has stopped reading (`| head -1`): it has what it wanted.
+        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("tongwen: {}", chain(&e));
             ExitCode::FAILURE
         }
     }
+}
+
+/// Whether writing the output failed because its reader closed the pipe.
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|cause| {
+        cause
+            .downcast_ref::<io::Error>()
+            .is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe)
+    })
 }
 
 /// The error and its causes, leaving out causes the message already contains (engine errors print
@@ -269,12 +284,15 @@ fn library_add(path: &Path, inputs: &[PathBuf], encoding: Option<String>) -> Res
         }
     }
     let (docs, paras, _) = lib.totals()?;
-    println!(
+    let mut out = io::stdout().lock();
+    writeln!(
+        out,
         "added {added} document(s) ({paragraphs} paragraphs), {present} already present, {} failed; \
          library {} now has {docs} documents, {paras} paragraphs",
         failures.len(),
         path.display()
-    );
+    )?;
+    out.flush()?;
     report_failures(&failures)
 }
 
@@ -292,51 +310,60 @@ fn report_failures(failures: &[tongwen_engine::Error]) -> Result<ExitCode> {
 fn library_list(path: &Path, json: bool) -> Result<ExitCode> {
     let lib = Library::open(path, &Fingerprinter::new())?;
     let docs = lib.list()?;
+    let mut out = io::stdout().lock();
     if json {
-        println!("{}", serde_json::to_string_pretty(&docs)?);
-        return Ok(ExitCode::SUCCESS);
-    }
-    if docs.is_empty() {
-        println!(
+        writeln!(out, "{}", serde_json::to_string_pretty(&docs)?)?;
+    } else if docs.is_empty() {
+        writeln!(
+            out,
             "the library {} is empty; add documents with `tongwen library add PATH`",
             path.display()
-        );
-        return Ok(ExitCode::SUCCESS);
+        )?;
+    } else {
+        write_list(&mut out, &docs)?;
     }
-    let mut out = std::io::stdout().lock();
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The library as a table: id, format, paragraphs, characters, title.
+fn write_list(out: &mut impl Write, docs: &[library::DocumentInfo]) -> io::Result<()> {
     writeln!(
         out,
         "{:>5}  {:<5} {:>6} {:>8}  title",
         "id", "fmt", "paras", "chars"
     )?;
-    for d in &docs {
+    for d in docs {
         writeln!(
             out,
             "{:>5}  {:<5} {:>6} {:>8}  {}",
             d.id, d.format, d.paragraphs, d.chars, d.title
         )?;
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
 
 fn library_remove(path: &Path, ids: &[i64]) -> Result<ExitCode> {
     let mut lib = Library::open(path, &Fingerprinter::new())?;
+    let mut out = io::stdout().lock();
     for d in lib.remove(ids)? {
-        println!("removed #{} {}", d.id, d.title);
+        writeln!(out, "removed #{} {}", d.id, d.title)?;
     }
+    out.flush()?;
     Ok(ExitCode::SUCCESS)
 }
 
 fn extract_cmd(file: &Path, json: bool, encoding: Option<String>) -> Result<ExitCode> {
     let doc = extract::extract_file(file, &extract_options(encoding)?)?;
+    let mut out = io::stdout().lock();
     if json {
-        println!("{}", serde_json::to_string_pretty(&doc)?);
+        writeln!(out, "{}", serde_json::to_string_pretty(&doc)?)?;
     } else {
-        let mut out = std::io::stdout().lock();
         for (i, p) in doc.paragraphs.iter().enumerate() {
             writeln!(out, "[{}] {}\n", i + 1, p.text)?;
         }
     }
+    out.flush()?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -397,7 +424,11 @@ fn check_cmd(
             write_atomically(&out, rendered.as_bytes())?;
             eprintln!("report written to {}", out.display());
         }
-        None => std::io::stdout().lock().write_all(rendered.as_bytes())?,
+        None => {
+            let mut out = io::stdout().lock();
+            out.write_all(rendered.as_bytes())?;
+            out.flush()?;
+        }
     }
     report_failures(&failures)
 }

@@ -6,9 +6,15 @@
 //! the left edge moves (a first-line indent or an outdent), or where the font size changes. A paragraph
 //! runs on across a page (or column) break when the last line before the break reaches the margin and the
 //! first line after it is not indented (and the page was full). Footnotes are set aside so they do not
-//! cut such a paragraph. Lines are joined with a space, without one between CJK text; a hyphen at a
-//! line end is kept (as in `dpkg-buildpackage`) unless the document spells the joined word without it
-//! elsewhere, or the text is justified and the hyphen splits a lower-case word (`exam-ple`).
+//! cut such a paragraph.
+//!
+//! Spaces the document draws as glyphs are text, as many as it draws, wherever they are; where it draws
+//! none, the gap between two glyphs decides. Lines are joined with the spaces drawn at the break. Word
+//! processors draw a line-end space when it fits before the margin, so where none is drawn although one
+//! would have fitted, the text had none. Otherwise lines are joined with a space between words, none
+//! between CJK characters, and between CJK and Latin text as the document spaces them within its lines;
+//! a hyphen at a line end is kept (as in `dpkg-buildpackage`) unless the document spells the joined word
+//! without it elsewhere, or the text is justified and the hyphen splits a lower-case word (`exam-ple`).
 
 use std::collections::{HashMap, HashSet};
 
@@ -40,6 +46,9 @@ pub(super) struct Line {
     pub space: f64,
     /// Non-space characters.
     pub chars: usize,
+    /// The spaces drawn before the line's first and after its last visible glyph (`text` is trimmed).
+    pub leading: String,
+    pub trailing: String,
 }
 
 /// The lines of one page, in reading order.
@@ -200,37 +209,44 @@ fn build_line(page: &PageText, raw: &RawLine) -> Option<Line> {
     let last = items.iter().rev().find(|i| !i.blank)?;
 
     let mut text = String::new();
-    let mut pending_space = false;
+    // The spaces drawn since the last visible glyph, and the spaces the line starts with.
+    let mut drawn = DrawnSpaces::default();
+    let mut leading = String::new();
     let mut prev: Option<&Item> = None;
     let mut sizes: Vec<(f64, usize)> = Vec::new();
     let mut chars = 0usize;
     for item in &items {
         if item.blank {
-            pending_space = prev.is_some();
+            drawn.add(item);
             continue;
         }
         let g = item.glyph;
-        if let Some(p) = prev {
-            let gap = g.x0 - p.glyph.x1;
-            let size = g.size.max(p.glyph.size);
-            let both_wide = p.text.chars().last().is_some_and(is_wide)
-                && item.text.chars().next().is_some_and(is_wide);
-            let one_wide = p.text.chars().last().is_some_and(is_wide)
-                || item.text.chars().next().is_some_and(is_wide);
-            let space = if both_wide {
-                gap > 1.5 * size
-            } else if one_wide {
-                // Word processors set a small gap (about 0.2 em, "autospace") between CJK and Latin
-                // text that is not a space in the text.
-                pending_space || gap > CJK_LATIN_SPACE_GAP * size
-            } else {
-                pending_space || gap > SPACE_GAP * size
-            };
-            if space && !text.ends_with(' ') {
-                text.push(' ');
+        match prev {
+            // Spaces the document draws are text: as many as it draws (a doubled space stays double),
+            // between any two characters.
+            Some(_) if !drawn.text.is_empty() => text.push_str(&drawn.text),
+            Some(p) => {
+                // Otherwise the gap decides: one space or none.
+                let gap = g.x0 - p.glyph.x1;
+                let size = g.size.max(p.glyph.size);
+                let before_wide = p.text.chars().last().is_some_and(is_wide);
+                let after_wide = item.text.chars().next().is_some_and(is_wide);
+                let space = if before_wide && after_wide {
+                    gap > 1.5 * size
+                } else if before_wide || after_wide {
+                    // Word processors set a small gap (about 0.2 em, "autospace") between CJK and Latin
+                    // text that is not a space in the text.
+                    gap > CJK_LATIN_SPACE_GAP * size
+                } else {
+                    gap > SPACE_GAP * size
+                };
+                if space && !text.ends_with(char::is_whitespace) {
+                    text.push(' ');
+                }
             }
+            None => leading = std::mem::take(&mut drawn.text),
         }
-        pending_space = false;
+        drawn = DrawnSpaces::default();
         text.push_str(&item.text);
         let n = item.text.chars().filter(|c| !c.is_whitespace()).count();
         chars += n;
@@ -253,6 +269,8 @@ fn build_line(page: &PageText, raw: &RawLine) -> Option<Line> {
     }
     Some(Line {
         text,
+        leading,
+        trailing: drawn.text,
         x0: first.glyph.x0,
         x1: last.glyph.x1,
         y: raw.y,
@@ -261,6 +279,29 @@ fn build_line(page: &PageText, raw: &RawLine) -> Option<Line> {
         space: last.glyph.space.clamp(0.2 * size, 0.5 * size),
         chars,
     })
+}
+
+/// The space glyphs drawn between two visible glyphs of a line (or before the first, or after the last).
+#[derive(Default)]
+struct DrawnSpaces<'a> {
+    /// Their text: `' '`, or the no-break and ideographic spaces the document draws as such.
+    text: String,
+    last: Option<&'a Glyph>,
+}
+
+impl<'a> DrawnSpaces<'a> {
+    /// Count a space glyph, unless it overprints the one before it (fake bold, shadows).
+    fn add(&mut self, item: &Item<'a>) {
+        let g = item.glyph;
+        let overprint = self.last.is_some_and(|p| {
+            (g.x0 - p.x0).abs() < 0.3 * (p.x1 - p.x0).max(0.05 * g.size)
+                && (g.y - p.y).abs() < 0.2 * g.size
+        });
+        if !overprint {
+            self.text.push_str(&item.text);
+            self.last = Some(g);
+        }
+    }
 }
 
 /// Opening brackets and quotes: they may not end a line, so they stay with what follows.
@@ -521,6 +562,9 @@ struct Metrics {
     body_size: f64,
     /// The lowest baseline a page's text may reach (estimated).
     lowest_baseline: f64,
+    /// Whether the document draws the spaces at its line ends (as word processors do when they fit),
+    /// so that a line end without one had none in the text.
+    draws_line_end_spaces: bool,
 }
 
 fn size_bucket(size: f64) -> i64 {
@@ -591,6 +635,12 @@ impl Metrics {
             }
         }
         let mut metrics = Metrics {
+            // Word processors draw a line-end space when it fits before the margin; typesetters that
+            // place words by their gaps draw none.
+            draws_line_end_spaces: pages
+                .iter()
+                .flat_map(|p| p.lines.iter())
+                .any(|l| !l.trailing.is_empty()),
             spacing,
             spacing_ratio,
             margins,
@@ -775,13 +825,17 @@ fn line_margins(page: &PageLines, observed_right: Option<f64>) -> Vec<(f64, f64)
     block_rights(lines, margins)
 }
 
-/// Words of the document, to decide whether a line-end hyphen is hyphenation.
+/// Words and spacing habits of the document, to decide how to join lines: whether a line-end hyphen is
+/// hyphenation, whether a CJK character and a Latin word at a line break were spaced.
 #[derive(Default)]
 struct Vocabulary {
     words: HashSet<String>,
     compounds: HashSet<String>,
     /// Whether the text is justified (and so likely hyphenated by the typesetter).
     justified: bool,
+    /// Whether the document puts a space between CJK characters and Latin letters or digits within its
+    /// lines at least as often as not (or has no such pairs).
+    cjk_latin_spaced: bool,
 }
 
 impl Vocabulary {
@@ -790,7 +844,17 @@ impl Vocabulary {
             justified,
             ..Vocabulary::default()
         };
+        let (mut spaced, mut unspaced) = (0usize, 0usize);
         for line in pages.iter().flat_map(|p| p.lines.iter()) {
+            let chars: Vec<char> = line.text.chars().collect();
+            for (i, pair) in chars.windows(2).enumerate() {
+                let &[a, b] = pair else { continue };
+                if cjk_latin_pair(a, b) {
+                    unspaced += 1;
+                } else if b == ' ' && chars.get(i + 2).is_some_and(|&c| cjk_latin_pair(a, c)) {
+                    spaced += 1;
+                }
+            }
             for token in line.text.split(|c: char| c.is_whitespace()) {
                 let token = token.trim_matches(|c: char| !c.is_alphabetic());
                 if token.is_empty() {
@@ -807,15 +871,58 @@ impl Vocabulary {
                 }
             }
         }
+        vocab.cjk_latin_spaced = spaced >= unspaced;
         vocab
     }
 }
 
-/// Append a line to a paragraph.
-fn join(para: &mut String, line: &str, vocab: &Vocabulary) {
+/// A CJK character (not punctuation) next to a Latin letter or digit, either way round.
+fn cjk_latin_pair(a: char, b: char) -> bool {
+    let cjk = |c: char| is_wide(c) && c.is_alphabetic();
+    let latin = |c: char| c.is_ascii_alphanumeric();
+    (cjk(a) && latin(b)) || (latin(a) && cjk(b))
+}
+
+/// What the page shows between two lines of a paragraph, where the text may have had spaces.
+#[derive(Debug, Clone, PartialEq)]
+enum BreakSpace {
+    /// The spaces the document draws there: at the end of the first line or the start of the next.
+    Drawn(String),
+    /// None drawn where the document would have drawn one: it draws the spaces at its line ends, and
+    /// one (as wide as the line's font sets it, with some room to spare) would have fitted between the
+    /// first line and the right margin. The text had no space there.
+    Absent,
+    /// None drawn, and the page does not say whether the text had one (the document does not draw its
+    /// line-end spaces, or one would not have fitted before the margin, where word processors leave
+    /// it out).
+    Unknown,
+}
+
+impl BreakSpace {
+    /// The break between line `a`, whose column ends at `right`, and line `b`.
+    fn between(metrics: &Metrics, right: f64, a: &Line, b: &Line) -> BreakSpace {
+        let drawn = format!("{}{}", a.trailing, b.leading);
+        if !drawn.is_empty() {
+            BreakSpace::Drawn(drawn)
+        } else if metrics.draws_line_end_spaces && right - a.x1 >= a.space + 0.1 * a.size {
+            BreakSpace::Absent
+        } else {
+            BreakSpace::Unknown
+        }
+    }
+}
+
+/// Append a line to a paragraph. `space` is what the page shows at the break.
+fn join(para: &mut String, line: &str, space: &BreakSpace, vocab: &Vocabulary) {
     let line = line.trim_start();
     let trimmed_len = para.trim_end().len();
     para.truncate(trimmed_len);
+    if let BreakSpace::Drawn(spaces) = space {
+        // After a hyphen too: a hyphen followed by a space does not split a word.
+        para.push_str(spaces);
+        para.push_str(line);
+        return;
+    }
     let mut tail = para.chars().rev();
     let (Some(a), Some(b)) = (tail.next(), line.chars().next()) else {
         para.push_str(line);
@@ -824,6 +931,16 @@ fn join(para: &mut String, line: &str, vocab: &Vocabulary) {
     let before = tail.next();
     if a == '\u{AD}' {
         para.pop();
+        para.push_str(line);
+        return;
+    }
+    // A break right after a hyphen that does not join two words (`--option`), where the text had no
+    // space: nothing to undo, and no space.
+    if matches!(a, '-' | '\u{2010}')
+        && !before.is_some_and(char::is_alphanumeric)
+        && b.is_alphanumeric()
+        && *space == BreakSpace::Absent
+    {
         para.push_str(line);
         return;
     }
@@ -857,7 +974,28 @@ fn join(para: &mut String, line: &str, vocab: &Vocabulary) {
         para.push_str(line);
         return;
     }
-    if !(is_wide(a) || is_wide(b)) {
+    let spaced = match (is_wide(a), is_wide(b)) {
+        // CJK text breaks between any two characters.
+        (true, true) => false,
+        // Between a CJK character and a Latin word, when the page does not show whether there was a
+        // space ("中文 English" wrapped at its space ends the line without one): as the document sets
+        // such pairs within its lines. Not next to CJK punctuation, nor between a word and the
+        // punctuation that holds on to it.
+        (true, false) => {
+            *space == BreakSpace::Unknown
+                && vocab.cjk_latin_spaced
+                && a.is_alphabetic()
+                && !no_line_start(b)
+        }
+        (false, true) => {
+            *space == BreakSpace::Unknown
+                && vocab.cjk_latin_spaced
+                && b.is_alphabetic()
+                && !is_opening(a)
+        }
+        (false, false) => true,
+    };
+    if spaced {
         para.push(' ');
     }
     para.push_str(line);
@@ -909,14 +1047,15 @@ pub(super) fn paragraphs(pages: &[PageLines]) -> Vec<Block> {
         let mut prev_note: Option<&Line> = None;
         for (line_index, line) in page.lines.iter().enumerate() {
             if line_index >= first_note {
-                let breaks = match (prev_note, notes.last()) {
+                let joint = match (prev_note, notes.last()) {
                     (Some(a), Some(para)) => {
                         let right = right_of(page_index, line_index.saturating_sub(1));
-                        ends_within_page(&metrics, para.lines, right, a, line)
+                        (!ends_within_page(&metrics, para.lines, right, a, line))
+                            .then(|| BreakSpace::between(&metrics, right, a, line))
                     }
-                    _ => true,
+                    _ => None,
                 };
-                add_line(&mut notes, line, breaks, &vocab);
+                add_line(&mut notes, line, joint, &vocab);
                 prev_note = Some(line);
                 continue;
             }
@@ -946,10 +1085,19 @@ pub(super) fn paragraphs(pages: &[PageLines]) -> Vec<Block> {
                 }
                 _ => true,
             };
-            if breaks {
+            let joint = match prev {
+                Some((prev_page, prev_index, a)) if !breaks => Some(BreakSpace::between(
+                    &metrics,
+                    right_of(prev_page, prev_index),
+                    a,
+                    line,
+                )),
+                _ => None,
+            };
+            if joint.is_none() {
                 out.append(&mut notes);
             }
-            add_line(&mut out, line, breaks, &vocab);
+            add_line(&mut out, line, joint, &vocab);
             prev = Some((page_index, line_index, line));
         }
     }
@@ -975,11 +1123,12 @@ fn starts_list_item(line: &Line) -> bool {
         && chars.next().is_some_and(char::is_whitespace)
 }
 
-/// Add a line to the last paragraph, or start a new one with it.
-fn add_line(paras: &mut Vec<Para>, line: &Line, breaks: bool, vocab: &Vocabulary) {
-    match paras.last_mut() {
-        Some(para) if !breaks => {
-            join(&mut para.text, &line.text, vocab);
+/// Add a line to the last paragraph (`joint` says what the page shows at the break), or, when `joint` is
+/// `None`, start a new one with it.
+fn add_line(paras: &mut Vec<Para>, line: &Line, joint: Option<BreakSpace>, vocab: &Vocabulary) {
+    match (paras.last_mut(), joint) {
+        (Some(para), Some(space)) => {
+            join(&mut para.text, &line.text, &space, vocab);
             para.lines += 1;
             para.max_size = para.max_size.max(line.size);
         }
@@ -1133,6 +1282,8 @@ mod tests {
             first_unit: 30.0,
             space: 3.0,
             chars: text.chars().filter(|c| !c.is_whitespace()).count(),
+            leading: String::new(),
+            trailing: String::new(),
         }
     }
 
@@ -1141,26 +1292,26 @@ mod tests {
         let mut vocab = Vocabulary::default();
         vocab.words.insert("example".into());
         let mut s = String::from("an exam-");
-        join(&mut s, "ple here", &vocab);
+        join(&mut s, "ple here", &BreakSpace::Unknown, &vocab);
         assert_eq!(s, "an example here");
         let mut s = String::from("dpkg-");
-        join(&mut s, "buildpackage", &vocab);
+        join(&mut s, "buildpackage", &BreakSpace::Unknown, &vocab);
         assert_eq!(s, "dpkg-buildpackage");
         let mut s = String::from("(0-");
-        join(&mut s, "9A-Z)", &vocab);
+        join(&mut s, "9A-Z)", &BreakSpace::Unknown, &vocab);
         assert_eq!(s, "(0-9A-Z)");
         vocab.justified = true;
         let mut s = String::from("manip-");
-        join(&mut s, "ulation", &vocab);
+        join(&mut s, "ulation", &BreakSpace::Unknown, &vocab);
         assert_eq!(s, "manipulation");
         let mut s = String::from("Debian-");
-        join(&mut s, "based", &vocab);
+        join(&mut s, "based", &BreakSpace::Unknown, &vocab);
         assert_eq!(s, "Debian-based");
         let mut s = String::from("中文");
-        join(&mut s, "文本", &vocab);
+        join(&mut s, "文本", &BreakSpace::Unknown, &vocab);
         assert_eq!(s, "中文文本");
         let mut s = String::from("word");
-        join(&mut s, "next", &vocab);
+        join(&mut s, "next", &BreakSpace::Unknown, &vocab);
         assert_eq!(s, "word next");
     }
 

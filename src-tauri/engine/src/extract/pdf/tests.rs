@@ -4,7 +4,8 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use super::extract;
+use super::content::{Glyph, PageText};
+use super::{extract, layout};
 use crate::extract::{Block, BlockKind, ExtractError};
 
 fn fixture_dir() -> PathBuf {
@@ -123,6 +124,142 @@ fn libreoffice_fixture_reads() {
     let blocks = extract(&fixture("libreoffice-en.pdf")).expect("libreoffice-en.pdf reads");
     // library/debian-faq-en-014.pdf of the development benchmark: 8 paragraphs.
     assert_eq!(blocks.len(), 8, "{:#?}", texts(&blocks));
+}
+
+// ---- Spaces: drawn spaces, and line breaks between CJK and Latin text ---------------------------------
+
+/// Font size of the [`Printer`]'s text, and its left margin.
+const SIZE: f64 = 10.0;
+const LEFT: f64 = 90.0;
+
+/// A page printed the way a word processor prints it: every character a glyph, spaces included; CJK
+/// characters 1 em wide, other characters 0.5 em, spaces 0.25 em; 10 pt lines from x = 90 on a page
+/// 612 pt wide, so that the right margin is at 522.
+struct Printer {
+    page: PageText,
+}
+
+impl Printer {
+    fn new() -> Printer {
+        Printer {
+            page: PageText {
+                width: 612.0,
+                height: 792.0,
+                ..PageText::default()
+            },
+        }
+    }
+
+    /// Print `text` on the baseline `y` from the left margin; returns where its last visible glyph ends.
+    fn line(&mut self, y: f64, text: &str) -> f64 {
+        let (mut x, mut end) = (LEFT, LEFT);
+        for c in text.chars() {
+            let em = if layout::is_wide(c) {
+                1.0
+            } else if c == ' ' {
+                0.25
+            } else {
+                0.5
+            };
+            let start = self.page.text.len() as u32;
+            self.page.text.push(c);
+            self.page.glyphs.push(Glyph {
+                start,
+                end: self.page.text.len() as u32,
+                x0: x,
+                x1: x + em * SIZE,
+                y,
+                size: SIZE,
+                space: 0.25 * SIZE,
+            });
+            x += em * SIZE;
+            if c != ' ' {
+                self.page.chars += 1;
+                end = x;
+            }
+        }
+        end
+    }
+
+    fn paragraphs(&self) -> Vec<String> {
+        texts(&layout::paragraphs(&[layout::page_lines(&self.page)]))
+    }
+}
+
+#[test]
+fn spaces_are_read_as_drawn() {
+    // A doubled space stays double, and a space drawn between two CJK characters is text too.
+    let mut p = Printer::new();
+    let line = "Note  that 人们会从 最近的 Debian  版本升级。";
+    p.line(700.0, line);
+    assert_eq!(p.paragraphs(), [line]);
+
+    // Overprinted (fake bold) spaces count once.
+    let mut p = Printer::new();
+    p.line(700.0, "bold  text");
+    p.line(700.0, "bold  text");
+    assert_eq!(p.paragraphs(), ["bold  text"]);
+}
+
+#[test]
+fn a_space_drawn_at_a_line_break_joins_the_lines() {
+    // "中文 English" wrapped at its space: the space is drawn at the end of the first line.
+    let mut p = Printer::new();
+    let cjk = "中文".repeat(21);
+    assert_eq!(p.line(700.0, &format!("{cjk} ")), 510.0);
+    let latin = format!("English{} words", " word".repeat(16));
+    assert_eq!(p.line(686.0, &format!("{latin} ")), 512.5);
+    p.line(672.0, "中文结束。");
+    assert_eq!(p.paragraphs(), [format!("{cjk} {latin} 中文结束。")]);
+}
+
+#[test]
+fn cjk_and_latin_at_a_line_break_without_a_drawn_space() {
+    let mut p = Printer::new();
+    // The space before "/etc" did not fit before the margin (2 pt left), so it was not drawn: the
+    // document spaces Chinese from Latin words, so there was one.
+    let first = format!("请用 shell 命令{}", "文".repeat(36));
+    assert_eq!(p.line(700.0, &first), 520.0);
+    p.line(686.0, "/etc 目录下的文件。");
+    // A space would have fitted (42 pt left) and the document draws its line-end spaces (below): there
+    // was none before "maintainerscripts".
+    let second = format!("所有{}", "文".repeat(37));
+    assert_eq!(p.line(660.0, &second), 480.0);
+    p.line(646.0, "maintainerscripts文件都很难。");
+    assert_eq!(p.line(620.0, &format!("{} ", "中文".repeat(21))), 510.0);
+    p.line(606.0, "Linux 结束。");
+    let got = p.paragraphs();
+    assert_eq!(got.len(), 3, "{got:#?}");
+    assert_eq!(got[0], format!("{first} /etc 目录下的文件。"));
+    assert_eq!(got[1], format!("{second}maintainerscripts文件都很难。"));
+
+    // A document that writes Chinese and Latin words together: no space where the page does not say.
+    let mut p = Printer::new();
+    let first = format!("请用shell命令{}", "文".repeat(36));
+    assert_eq!(p.line(700.0, &first), 515.0);
+    p.line(686.0, "/etc目录下的文件。");
+    assert_eq!(p.paragraphs(), [format!("{first}/etc目录下的文件。")]);
+}
+
+#[test]
+fn a_line_break_after_a_hyphen_without_a_drawn_space() {
+    let mut p = Printer::new();
+    // "--addmissing" broken after its hyphens: a space would have fitted (39.5 pt left) and the document
+    // draws its line-end spaces, so there was none.
+    let first = format!("{}with --", "word ".repeat(16));
+    assert_eq!(p.line(700.0, &first), 482.5);
+    p.line(686.0, "addmissing to restore them.");
+    // A dash with a space drawn after it.
+    let second = format!("{}-", "word ".repeat(18));
+    assert_eq!(p.line(660.0, &format!("{second} ")), 500.0);
+    p.line(646.0, "nevertheless more.");
+    assert_eq!(
+        p.paragraphs(),
+        [
+            format!("{first}addmissing to restore them."),
+            format!("{second} nevertheless more."),
+        ]
+    );
 }
 
 /// A small deterministic generator for the fuzz-like tests.
