@@ -177,7 +177,7 @@ fn benches(c: &mut Criterion) {
                     let mut keys: Vec<u32> = model
                         .iter()
                         .map(|&k| {
-                            if rng.next() % 10 == 0 {
+                            if rng.next().is_multiple_of(10) {
                                 k
                             } else {
                                 rng.next() as u32
