@@ -48,6 +48,9 @@ pub struct BenchArgs {
     /// Folder for the benchmark's libraries [default: a new temporary folder, removed afterwards]
     #[arg(long)]
     work: Option<PathBuf>,
+    /// Also draw warm check time against library size as an SVG plot here
+    #[arg(long)]
+    plot: Option<PathBuf>,
 }
 
 fn default_dir(rel_eval: &str, rel_demo: &str) -> PathBuf {
@@ -199,9 +202,9 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
             })
             .cloned()
             .collect();
-        let t = Instant::now();
         let mut lib = Library::open(&db, &fp)?;
         let cancel = AtomicBool::new(false);
+        let t = Instant::now();
         let out =
             pool.install(|| ingest::add_files(&mut lib, &chosen, &opts, &fp, &cancel, |_| {}));
         let elapsed = t.elapsed();
@@ -212,15 +215,18 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
     let (one, n_paras) = ingest_run(1, "1", false)?;
     let (all, _) = ingest_run(threads, "all", false)?;
     let (one_zh, n_zh) = ingest_run(1, "zh1", true)?;
+    let (all_zh, _) = ingest_run(threads, "zhall", true)?;
     println!("\n## Ingest ({} files, {n_paras} paragraphs, {:.2} MB of text; Chinese .txt: {n_zh} paragraphs, {:.2} MB)", files.len(), mb(text_bytes), mb(zh_bytes));
-    println!("| stage | MB/s | paragraphs/s | vs jieba cut (1 thread) | vs Python 0.74 MB/s |");
+    println!(
+        "| stage | MB/s | paragraphs/s | per core vs jieba cut (1 thread) | vs Python 0.74 MB/s |"
+    );
     println!("|---|---|---|---|---|");
-    let row = |name: &str, bytes: usize, n: usize, d: Duration, floor: Duration| {
+    let row = |name: &str, bytes: usize, n: usize, d: Duration, floor: Duration, cores: usize| {
         let rate = mb(bytes) / d.as_secs_f64();
         println!(
             "| {name} | {rate:.2} | {:.0} | {:.2} | {:.0}x |",
             n as f64 / d.as_secs_f64(),
-            floor.as_secs_f64() / d.as_secs_f64(),
+            floor.as_secs_f64() / d.as_secs_f64() / cores as f64,
             rate / 0.74
         );
     };
@@ -230,6 +236,7 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
         paragraphs.len(),
         jieba_all,
         jieba_all,
+        1,
     );
     row(
         "jieba-rs cut, Chinese text, 1 thread",
@@ -237,6 +244,7 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
         zh_paragraphs.len(),
         jieba_zh,
         jieba_zh,
+        1,
     );
     row(
         "ingest, all files, 1 thread",
@@ -244,6 +252,7 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
         n_paras,
         one,
         jieba_all,
+        1,
     );
     row(
         &format!("ingest, all files, {threads} threads"),
@@ -251,6 +260,7 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
         n_paras,
         all,
         jieba_all,
+        threads,
     );
     row(
         "ingest, Chinese .txt, 1 thread",
@@ -258,6 +268,15 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
         n_zh,
         one_zh,
         jieba_zh,
+        1,
+    );
+    row(
+        &format!("ingest, Chinese .txt, {threads} threads"),
+        zh_bytes,
+        n_zh,
+        all_zh,
+        jieba_zh,
+        threads,
     );
 
     // Where one thread's ingest time goes, on the Chinese .txt files.
@@ -343,6 +362,7 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
     );
     println!("| library paragraphs | first open: build + save index (ms) | open: library + saved index (ms) | cold: open + check (ms) | warm check (ms) | flagged | fingerprint index B/paragraph | shortlist postings B/paragraph | resident MB (index) | on disk B/paragraph |");
     println!("|---|---|---|---|---|---|---|---|---|---|");
+    let mut points: Vec<(usize, f64)> = Vec::new();
     let mut in_sqlite = real_n;
     let mut doc_no = 0usize;
     for &size in &args.sizes {
@@ -427,6 +447,7 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
             "the submission copies from the corpus: something must be flagged"
         );
         let warm = median(times);
+        points.push((size, ms(warm)));
         let m = index.memory();
         println!(
             "| {size} | {} | {} | {} | {:.1} | {flagged} | {:.0} | {:.0} | {} | {} |",
@@ -448,5 +469,83 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
             );
         }
     }
+    if let Some(path) = &args.plot {
+        std::fs::write(path, plot_svg(&points, threads))?;
+        println!("\nPlot written to {}", path.display());
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Warm check time (ms) against library size (paragraphs, log scale) as a small self-contained SVG.
+fn plot_svg(points: &[(usize, f64)], threads: usize) -> String {
+    let (w, h, left, right, top, bottom) = (640.0, 360.0, 70.0, 20.0, 40.0, 50.0);
+    let lx = |n: usize| (n.max(1) as f64).log10();
+    let (x0, x1) = (
+        points
+            .iter()
+            .map(|p| lx(p.0))
+            .fold(f64::MAX, f64::min)
+            .floor(),
+        points
+            .iter()
+            .map(|p| lx(p.0))
+            .fold(f64::MIN, f64::max)
+            .ceil(),
+    );
+    let y1 = points.iter().map(|p| p.1).fold(0.0, f64::max).max(1.0) * 1.15;
+    let x = |n: usize| left + (lx(n) - x0) / (x1 - x0).max(1.0) * (w - left - right);
+    let y = |v: f64| h - bottom - v / y1 * (h - top - bottom);
+    let mut svg = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" font-family=\"sans-serif\" font-size=\"12\">\n\
+         <rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n\
+         <text x=\"{left}\" y=\"22\" font-size=\"14\">Warm check of 200 paragraphs, verification included ({threads} threads)</text>\n"
+    );
+    let mut decade = x0 as i32;
+    while decade <= x1 as i32 {
+        let px = x(10usize.pow(decade as u32));
+        svg += &format!(
+            "<line x1=\"{px:.1}\" y1=\"{top}\" x2=\"{px:.1}\" y2=\"{:.1}\" stroke=\"#ddd\"/>\n\
+             <text x=\"{px:.1}\" y=\"{:.1}\" text-anchor=\"middle\">10^{decade}</text>\n",
+            h - bottom,
+            h - bottom + 18.0
+        );
+        decade += 1;
+    }
+    for i in 0..=4 {
+        let v = y1 / 4.0 * f64::from(i);
+        svg += &format!(
+            "<line x1=\"{left}\" y1=\"{py:.1}\" x2=\"{:.1}\" y2=\"{py:.1}\" stroke=\"#eee\"/>\n\
+             <text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{v:.0}</text>\n",
+            w - right,
+            left - 6.0,
+            y(v) + 4.0,
+            py = y(v)
+        );
+    }
+    svg += &format!(
+        "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">library paragraphs</text>\n\
+         <text transform=\"translate(18 {:.1}) rotate(-90)\" text-anchor=\"middle\">ms</text>\n",
+        (left + w - right) / 2.0,
+        h - 10.0,
+        (top + h - bottom) / 2.0
+    );
+    let path: Vec<String> = points
+        .iter()
+        .map(|&(n, v)| format!("{:.1},{:.1}", x(n), y(v)))
+        .collect();
+    svg += &format!(
+        "<polyline points=\"{}\" fill=\"none\" stroke=\"#c0392b\" stroke-width=\"2\"/>\n",
+        path.join(" ")
+    );
+    for &(n, v) in points {
+        svg += &format!(
+            "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"4\" fill=\"#c0392b\"/>\n\
+             <text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{v:.1} ms</text>\n",
+            x(n),
+            y(v),
+            x(n),
+            y(v) - 10.0
+        );
+    }
+    svg + "</svg>\n"
 }

@@ -9,6 +9,8 @@
 //!
 //! Texts stay in SQLite; only candidates' texts are fetched.
 
+use rustc_hash::FxHashMap;
+
 use super::index_file;
 use crate::error::Result;
 use crate::fingerprint::hamming;
@@ -266,23 +268,20 @@ impl Index {
     /// ties by slot.
     pub fn shortlist(&self, keys: &[u32], min_shared: u32, n: usize) -> Vec<(Slot, u32)> {
         let limit = self.common_limit();
-        // Every posting of every key, sorted: a paragraph's run length is the number of keys it shares
-        // (the submission's keys are distinct). Sorting a few thousand slots beats hashing them.
-        let mut hits: Vec<Slot> = Vec::new();
+        // Shared keys per paragraph (the submission's keys are distinct).
+        let mut counts: FxHashMap<Slot, u32> = FxHashMap::default();
         for &key in keys {
             let slots = self.postings(key);
             if slots.len() <= limit {
-                hits.extend_from_slice(slots);
+                for &slot in slots {
+                    *counts.entry(slot).or_default() += 1;
+                }
             }
         }
-        hits.sort_unstable();
-        let mut out: Vec<(Slot, u32)> = Vec::new();
-        for run in hits.chunk_by(|a, b| a == b) {
-            let shared = run.len() as u32;
-            if shared >= min_shared {
-                out.push((run[0], shared));
-            }
-        }
+        let mut out: Vec<(Slot, u32)> = counts
+            .into_iter()
+            .filter(|&(_, shared)| shared >= min_shared)
+            .collect();
         out.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
         out.truncate(n);
         out

@@ -139,10 +139,11 @@ impl<'a> Checker<'a> {
                 let mut simhash = None;
                 let candidates = match settings.method {
                     Method::Verified => {
-                        // All the submission's shingles are looked up; the library holds a
-                        // winnowed sample, so a copy shares about as many keys as the paragraph has
-                        // winnowed ones.
-                        let (keys, expected) = shingles::lookup(&units);
+                        // The submission's winnowed keys are looked up: inside a passage shared
+                        // with a library paragraph both sides keep the minimum of the same windows,
+                        // so a whole copy shares about all of them.
+                        let keys = shingles::winnowed(&units);
+                        let expected = keys.len();
                         let min_shared = if expected >= 4 { 2 } else { 1 };
                         let list = self.index.shortlist(&keys, min_shared, settings.candidates);
                         let best = list.first().map_or(0, |c| c.1);

@@ -7,7 +7,11 @@
 //! and Aiken 2003): in every window of [`WINNOW_WINDOW`] consecutive shingles the smallest key is kept
 //! (the rightmost on ties). About 2/(w+1) = 40% of the keys remain, and any passage the submission shares
 //! with a library paragraph that is at least `WINNOW_WINDOW + CJK_SHINGLE - 1` = 7 characters (or 6
-//! words) long is guaranteed to share a stored key. The submission side looks up all its shingles.
+//! words) long is guaranteed to share a stored key. The submission is winnowed the same way and only its
+//! kept keys are looked up: within a passage both texts share, both keep the minimum of the same windows,
+//! so the guarantee holds for the pair (the property MOSS relies on), with 40% of the lookups. On
+//! eval-dev looking up every shingle instead changes no score; at 1M library paragraphs it costs 1.4x
+//! the check time.
 
 use xxhash_rust::xxh3::xxh3_64;
 
@@ -29,14 +33,6 @@ pub fn shingles(units: &[Unit]) -> Vec<u32> {
 /// The winnowed keys of a unit sequence, sorted and deduplicated (what the library stores).
 pub fn winnowed(units: &[Unit]) -> Vec<u32> {
     sorted(winnow(&sequence(units), WINNOW_WINDOW))
-}
-
-/// The submission side in one pass: all keys, sorted and deduplicated (looked up), and how many
-/// distinct keys winnowing keeps (about how many a copy shares with the library).
-pub fn lookup(units: &[Unit]) -> (Vec<u32>, usize) {
-    let seq = sequence(units);
-    let kept = sorted(winnow(&seq, WINNOW_WINDOW)).len();
-    (sorted(seq), kept)
 }
 
 fn sorted(mut keys: Vec<u32>) -> Vec<u32> {
