@@ -10,14 +10,21 @@ use std::sync::OnceLock;
 use rustc_hash::FxHashMap;
 use xxhash_rust::xxh3::xxh3_64;
 
+/// Words in the small table of common words (about 200 KiB).
+const COMMON_WORDS: usize = 8192;
+
 const IDF_GZ: &[u8] = include_bytes!("../../../../assets/idf/jieba-idf.txt.gz");
 
 /// The IDF table and its default for unknown words. Words are keyed by their xxh3-64 (seed 0) rather
 /// than their text: a lookup then touches one table slot instead of a slot and a string elsewhere in
 /// memory (a test checks that no two words of the embedded table share a key).
+///
+/// The most common words (lowest IDF) are also kept in a small table that stays in the processor's
+/// cache; most tokens of any text are found there.
 #[derive(Debug)]
 pub struct IdfTable {
     idf: FxHashMap<u64, f32>,
+    common: FxHashMap<u64, f32>,
     median: f32,
 }
 
@@ -47,16 +54,27 @@ impl IdfTable {
                 }
             }
         }
-        let mut values: Vec<f32> = idf.values().copied().collect();
-        values.sort_by(f32::total_cmp);
-        let median = values.get(values.len() / 2).copied().unwrap_or(1.0);
-        IdfTable { idf, median }
+        let mut by_idf: Vec<(f32, u64)> = idf.iter().map(|(&h, &v)| (v, h)).collect();
+        by_idf.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        let median = by_idf.get(by_idf.len() / 2).map_or(1.0, |p| p.0);
+        let common = by_idf
+            .iter()
+            .take(COMMON_WORDS)
+            .map(|&(v, h)| (h, v))
+            .collect();
+        IdfTable {
+            idf,
+            common,
+            median,
+        }
     }
 
     /// IDF of a (normalised) word, or the median for unknown words.
     pub fn idf(&self, word: &str) -> f32 {
-        self.idf
-            .get(&xxh3_64(word.as_bytes()))
+        let h = xxh3_64(word.as_bytes());
+        self.common
+            .get(&h)
+            .or_else(|| self.idf.get(&h))
             .copied()
             .unwrap_or(self.median)
     }
