@@ -149,32 +149,9 @@ fn write_bytes(w: &mut impl Write, hash: &mut Xxh3, bytes: &[u8]) -> std::io::Re
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::extract::{BlockKind, Format};
     use crate::fingerprint::Fingerprinter;
-    use crate::library::{Library, NewDocument, NewParagraph};
-
-    fn doc(name: &str, texts: &[&str], f: &Fingerprinter) -> NewDocument {
-        NewDocument {
-            title: name.into(),
-            path: format!("/docs/{name}.txt"),
-            format: Format::Txt,
-            bytes: 1,
-            content_hash: format!("hash-{name}"),
-            paragraphs: texts
-                .iter()
-                .map(|t| {
-                    let p = f.paragraph(t);
-                    NewParagraph {
-                        text: t.to_string(),
-                        kind: BlockKind::Body,
-                        chars: t.chars().count() as u64,
-                        simhash: p.simhash,
-                        shingles: p.shingles,
-                    }
-                })
-                .collect(),
-        }
-    }
+    use crate::library::test_support::doc;
+    use crate::library::Library;
 
     fn built(lib: &Library) -> Index {
         Index::from_flat(lib.load_flat_prints().unwrap().1)

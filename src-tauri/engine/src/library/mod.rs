@@ -549,10 +549,11 @@ fn db(path: &Path, source: rusqlite::Error) -> Error {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod test_support {
     use super::*;
 
-    fn doc(name: &str, texts: &[&str], f: &Fingerprinter) -> NewDocument {
+    /// A document of `texts`, fingerprinted, whose content hash follows its texts.
+    pub fn doc(name: &str, texts: &[&str], f: &Fingerprinter) -> NewDocument {
         let paragraphs = texts
             .iter()
             .map(|t| {
@@ -575,6 +576,12 @@ mod tests {
             paragraphs,
         }
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::test_support::doc;
+    use super::*;
 
     fn count(lib: &Library, table: &str) -> i64 {
         lib.conn
