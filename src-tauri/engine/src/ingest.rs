@@ -201,7 +201,16 @@ fn write_batch(
     let ready: Vec<&NewDocument> = docs.iter().filter_map(|d| d.as_ref().ok()).collect();
     let mut written = match write(&ready) {
         Ok(outcomes) if outcomes.len() == ready.len() => outcomes.into_iter().map(Ok).collect(),
-        _ => ready
+        // Committed, but the outcomes cannot be matched to the documents: do not write them again.
+        Ok(_) => ready
+            .iter()
+            .map(|_| {
+                Err(Error::Internal(
+                    "a batch write gave the wrong number of outcomes",
+                ))
+            })
+            .collect(),
+        Err(_) => ready
             .iter()
             .map(|d| {
                 write(&[d]).and_then(|mut o| {
@@ -287,6 +296,32 @@ mod tests {
             .contains("disk full"));
         assert_eq!(seen, vec![(1, 4), (2, 4), (3, 4), (4, 4)]);
         assert_eq!(lib.totals().unwrap().0, 2);
+    }
+
+    #[test]
+    fn a_batch_write_with_missing_outcomes_is_not_written_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let inputs = files(
+            dir.path(),
+            &[("a.txt", "第一份文档。\n"), ("b.txt", "第二份文档。\n")],
+        );
+        let mut calls = 0;
+        let out = add_files_with(
+            &inputs,
+            &ExtractOptions::default(),
+            &Fingerprinter::new(),
+            &AtomicBool::new(false),
+            |_| {},
+            |_| {
+                calls += 1;
+                Ok(Vec::new())
+            },
+        );
+        assert_eq!(calls, 1, "a committed batch is not retried");
+        assert_eq!(out.len(), 2);
+        assert!(out
+            .iter()
+            .all(|(_, r)| matches!(r, Err(Error::Internal(_)))));
     }
 
     #[test]

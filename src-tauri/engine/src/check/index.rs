@@ -124,7 +124,7 @@ impl Index {
         let consistent = paragraph_ids.len() == n
             && document_ids.len() == n
             && keys.len() == slots.len()
-            && (1..=32).contains(&shift)
+            && (1..32).contains(&shift)
             && buckets.len() == (1usize << (32 - shift)) + 1
             && buckets.first() == Some(&0)
             && buckets.last().is_some_and(|&b| b as usize == keys.len())

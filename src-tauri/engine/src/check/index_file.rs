@@ -1,8 +1,9 @@
 //! The saved index: the in-memory [`Index`] written next to the library (`library.sqlite.index`) so that
 //! opening a large library reads a few flat arrays instead of rebuilding the postings from every row.
 //!
-//! The file belongs to one [`Generation`] of one library (the random library id and the change counter
-//! that every add, remove or re-fingerprint bumps in its own transaction) and to one fingerprint version;
+//! The file belongs to one [`Generation`] of one library (the random library id and the random change
+//! stamp that every add, remove or re-fingerprint draws anew in its own transaction) and to one
+//! fingerprint version;
 //! a file for anything else, or one that is damaged (its xxh3-64 checksum fails), is ignored and rebuilt.
 //! It is a cache: deleting it is always safe.
 //!
@@ -48,7 +49,7 @@ pub fn read(path: &Path, expected: Generation) -> Option<Index> {
         || fingerprint != FINGERPRINT_VERSION as u64
         || library_id != expected.library_id as u64
         || generation != expected.generation as u64
-        || shift > 32
+        || !(1..32).contains(&shift)
     {
         return None;
     }
@@ -151,7 +152,7 @@ mod tests {
     use super::*;
     use crate::fingerprint::Fingerprinter;
     use crate::library::test_support::doc;
-    use crate::library::Library;
+    use crate::library::{Generation, Library};
 
     fn built(lib: &Library) -> Index {
         Index::from_flat(lib.load_flat_prints().unwrap().1)
@@ -232,18 +233,55 @@ mod tests {
             assert_eq!(Index::open(&lib).unwrap(), good);
         }
 
-        // Another library's index at the same generation number is not this library's.
+        // Another library's index, even one saved under this library's change stamp, is not this
+        // library's; nor is this library's index under another stamp.
         let other_db = dir.path().join("other.sqlite");
         let mut other = Library::open(&other_db, &f).unwrap();
         other
             .add(&doc("z", &["完全不同的另一段文字，毫无关系。"], &f))
             .unwrap();
+        let theirs = other.generation().unwrap();
+        let foreign = Generation {
+            library_id: generation.library_id,
+            generation: theirs.generation,
+        };
+        write(&other.index_path().unwrap(), &good, foreign).unwrap();
         assert_eq!(
-            other.generation().unwrap().generation,
-            generation.generation
+            read(&other.index_path().unwrap(), foreign).as_ref(),
+            Some(&good)
         );
-        std::fs::copy(&path, other.index_path().unwrap()).unwrap();
+        assert_eq!(read(&other.index_path().unwrap(), theirs), None);
         assert_eq!(Index::open(&other).unwrap(), built(&other));
         assert_ne!(built(&other), good);
+        let restamped = Generation {
+            library_id: generation.library_id,
+            generation: generation.generation ^ 1,
+        };
+        write(&path, &good, restamped).unwrap();
+        assert_eq!(read(&path, generation), None);
+    }
+
+    #[test]
+    fn a_saved_index_with_an_impossible_bucket_shift_is_refused() {
+        let f = Fingerprinter::new();
+        let dir = tempfile::tempdir().unwrap();
+        let mut lib = Library::open(&dir.path().join("lib.sqlite"), &f).unwrap();
+        lib.add(&doc("a", &["软件包维护者应当定期检查错误报告。"], &f))
+            .unwrap();
+        let good = Index::open(&lib).unwrap();
+        let p = good.parts();
+        // Shift 32 with two bucket offsets would pass every other check (checksum included) and
+        // make `postings` shift a u32 by 32.
+        let keys = p.keys.to_vec();
+        let forged = Index::from_parts(
+            p.simhash.to_vec(),
+            p.paragraph_ids.to_vec(),
+            p.document_ids.to_vec(),
+            vec![0, keys.len() as u32],
+            32,
+            keys.clone(),
+            p.slots.to_vec(),
+        );
+        assert_eq!(forged, None);
     }
 }

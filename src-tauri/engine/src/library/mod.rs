@@ -84,8 +84,10 @@ pub struct StoredPrint {
     pub shingles: Vec<u32>,
 }
 
-/// Which contents a library holds: a random id given when the library was created and a counter bumped by
-/// every change. A saved index is valid for exactly one `Generation`.
+/// Which contents a library holds: a random id given when the library was created and a random stamp
+/// drawn anew by every change (random rather than counted, so that a change lost to a crash, or a library
+/// restored from a backup, never reuses the stamp of other contents). A saved index is valid for exactly
+/// one `Generation`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Generation {
     pub library_id: i64,
@@ -294,7 +296,7 @@ impl Library {
         Ok(out)
     }
 
-    /// The library's identity and change counter.
+    /// The library's identity and change stamp.
     pub fn generation(&self) -> Result<Generation> {
         read_generation(&self.conn).map_err(|e| db(&self.path, e))
     }
@@ -486,10 +488,10 @@ fn read_generation(conn: &Connection) -> rusqlite::Result<Generation> {
     })
 }
 
-/// Record a change of the library's contents (inside the change's transaction).
+/// Record a change of the library's contents (inside the change's transaction): a new random stamp.
 fn bump_generation(conn: &Connection) -> rusqlite::Result<()> {
     conn.execute(
-        "UPDATE meta SET value = value + 1 WHERE key = 'generation'",
+        "UPDATE meta SET value = random() WHERE key = 'generation'",
         [],
     )
     .map(|_| ())

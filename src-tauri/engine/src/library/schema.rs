@@ -31,8 +31,8 @@ pub const MIGRATIONS: &[&str] = &[
         UNIQUE (document_id, idx)
     );
     CREATE INDEX paragraphs_by_algo ON paragraphs(algo);",
-    // 2: the library's identity and change counter, which name the saved index (`check::index`): every
-    // transaction that changes paragraphs bumps `generation`.
+    // 2: the library's identity and change stamp, which name the saved index (`check::index_file`):
+    // every transaction that changes paragraphs sets `generation` to a new random value.
     "CREATE TABLE meta (
         key   TEXT    PRIMARY KEY,
         value INTEGER NOT NULL
