@@ -186,20 +186,25 @@ impl Index {
                 *at += 1;
             }
         }
-        // Within a bucket, order by key; slots were filled in increasing order and the sort is stable.
+        // Within a bucket, order by key. Slots were filled in increasing order, so ordering by (key, slot)
+        // keeps each key's slots in order. One scratch buffer serves every bucket.
+        let mut pairs: Vec<(u32, Slot)> = Vec::new();
         for b in 0..buckets.len() - 1 {
             let (lo, hi) = (buckets[b] as usize, buckets[b + 1] as usize);
-            if hi - lo > 1 {
-                let mut pairs: Vec<(u32, Slot)> = keys[lo..hi]
+            if keys[lo..hi].is_sorted() {
+                continue;
+            }
+            pairs.clear();
+            pairs.extend(
+                keys[lo..hi]
                     .iter()
                     .copied()
-                    .zip(slots[lo..hi].iter().copied())
-                    .collect();
-                pairs.sort_by_key(|p| p.0);
-                for (i, (k, s)) in pairs.into_iter().enumerate() {
-                    keys[lo + i] = k;
-                    slots[lo + i] = s;
-                }
+                    .zip(slots[lo..hi].iter().copied()),
+            );
+            pairs.sort_unstable();
+            for (i, &(k, s)) in pairs.iter().enumerate() {
+                keys[lo + i] = k;
+                slots[lo + i] = s;
             }
         }
         Index {
