@@ -8,10 +8,7 @@
 //!    and warm (index in memory), verification included. Sizes above `--sqlite-max` are built in memory
 //!    from the largest SQLite library's prints plus synthetic ones (no cold figure).
 //!
-//! Synthetic paragraphs have random SimHashes and as many winnowed shingle keys as a real paragraph
-//! drawn at random, 90% of them random and 10% taken from that real paragraph, so keys common in real
-//! text get long posting lists as the library grows. Their texts are placeholders and are never
-//! shortlisted by real text except through those shared keys.
+//! Synthetic paragraphs: see `tongwen_engine::check::synthetic`.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -19,12 +16,12 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Result};
-use tongwen_engine::check::index::FlatPrints;
+use tongwen_engine::check::synthetic::Synthetic;
 use tongwen_engine::check::{CheckSettings, Checker, Index};
-use tongwen_engine::extract::{self, BlockKind, ExtractOptions, Format};
+use tongwen_engine::extract::{self, ExtractOptions, Format};
 use tongwen_engine::fingerprint::Fingerprinter;
 use tongwen_engine::ingest;
-use tongwen_engine::library::{Library, NewDocument, NewParagraph};
+use tongwen_engine::library::{Library, NewDocument};
 
 #[derive(clap::Args)]
 pub struct BenchArgs {
@@ -91,38 +88,6 @@ fn resident() -> usize {
         .map_or(0, |kb| kb * 1024)
 }
 
-/// xorshift64*: a small fixed-seed generator, so every run builds the same synthetic library.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
-fn synthetic_keys(rng: &mut Rng, real: &[Vec<u32>]) -> Vec<u32> {
-    let model = &real[rng.below(real.len())];
-    let mut keys: Vec<u32> = model
-        .iter()
-        .map(|&k| {
-            if rng.below(10) == 0 {
-                k
-            } else {
-                rng.next() as u32
-            }
-        })
-        .collect();
-    keys.sort_unstable();
-    keys.dedup();
-    keys
-}
-
 pub fn run(args: BenchArgs) -> Result<ExitCode> {
     let corpus = args
         .corpus
@@ -157,12 +122,17 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
     let fp = Fingerprinter::new();
     let mut paragraphs: Vec<String> = Vec::new();
     let mut zh_paragraphs: Vec<String> = Vec::new();
+    // The Chinese .txt files: the text the ingest target is measured on.
+    let mut zh_files: Vec<PathBuf> = Vec::new();
     for f in &files {
         if let Ok(d) = extract::extract_file(f, &opts) {
             let zh = d.format == Format::Txt
                 && d.paragraphs
                     .iter()
                     .any(|p| p.text.chars().any(tongwen_engine::text::normalize::is_cjk));
+            if zh {
+                zh_files.push(f.clone());
+            }
             for p in d.paragraphs {
                 if zh {
                     zh_paragraphs.push(p.text.clone());
@@ -192,21 +162,11 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(n_threads)
             .build()?;
-        let chosen: Vec<PathBuf> = files
-            .iter()
-            .filter(|f| {
-                !only_zh
-                    || f.extension().is_some_and(|e| e == "txt")
-                        && std::fs::read_to_string(f)
-                            .is_ok_and(|t| t.chars().any(tongwen_engine::text::normalize::is_cjk))
-            })
-            .cloned()
-            .collect();
+        let chosen = if only_zh { &zh_files } else { &files };
         let mut lib = Library::open(&db, &fp)?;
         let cancel = AtomicBool::new(false);
         let t = Instant::now();
-        let out =
-            pool.install(|| ingest::add_files(&mut lib, &chosen, &opts, &fp, &cancel, |_| {}));
+        let out = pool.install(|| ingest::add_files(&mut lib, chosen, &opts, &fp, &cancel, |_| {}));
         let elapsed = t.elapsed();
         let added = out.iter().filter(|(_, r)| r.is_ok()).count();
         assert_eq!(added, chosen.len(), "every corpus file is added");
@@ -281,15 +241,6 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
 
     // Where one thread's ingest time goes, on the Chinese .txt files.
     {
-        let zh_files: Vec<PathBuf> = files
-            .iter()
-            .filter(|f| {
-                f.extension().is_some_and(|e| e == "txt")
-                    && std::fs::read_to_string(f)
-                        .is_ok_and(|t| t.chars().any(tongwen_engine::text::normalize::is_cjk))
-            })
-            .cloned()
-            .collect();
         let t = Instant::now();
         let docs: Vec<_> = zh_files
             .iter()
@@ -349,12 +300,12 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
 
     let db = work.join("ingest-all.sqlite");
     let mut lib = Library::open(&db, &fp)?;
-    let real = lib.load_prints()?;
-    let real_keys: Vec<Vec<u32>> = real.iter().map(|p| p.shingles.clone()).collect();
-    let real_chars = lib.totals()?.2 as usize;
-    let real_n = real.len();
+    let (_, real) = lib.load_flat_prints()?;
+    let real_n = real.simhash.len();
+    let real_keys: Vec<Vec<u32>> = (0..real_n).map(|i| real.keys_of(i).to_vec()).collect();
     drop(real);
-    let mut rng = Rng(0x7f4a_7c15_9e37_79b9);
+    let real_chars = lib.totals()?.2 as usize;
+    let mut synthetic = Synthetic::new(real_keys);
     let settings = CheckSettings::default();
     println!(
         "\n## Check: {} paragraphs ({sub_chars} characters) against libraries of {real_n} real paragraphs plus synthetic ones",
@@ -371,22 +322,7 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
             while in_sqlite < size {
                 let n = (size - in_sqlite).min(1_000);
                 doc_no += 1;
-                let doc = NewDocument {
-                    title: format!("synthetic-{doc_no}"),
-                    path: format!("synthetic/{doc_no}"),
-                    format: Format::Txt,
-                    bytes: 0,
-                    content_hash: format!("synthetic-{doc_no}"),
-                    paragraphs: (0..n)
-                        .map(|i| NewParagraph {
-                            text: format!("synthetic paragraph {doc_no}.{i}"),
-                            kind: BlockKind::Body,
-                            chars: 0,
-                            simhash: rng.next(),
-                            shingles: synthetic_keys(&mut rng, &real_keys),
-                        })
-                        .collect(),
-                };
+                let doc = synthetic.document(doc_no, n);
                 lib.add(&doc)?;
                 in_sqlite += n;
             }
@@ -418,15 +354,12 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
                 Some(disk / size),
             )
         } else {
-            let mut flat = FlatPrints::default();
-            for p in lib.load_prints()? {
-                flat.push(p.paragraph_id, p.document_id, p.simhash, &p.shingles);
-            }
+            let (_, mut flat) = lib.load_flat_prints()?;
             let mut id = i64::MAX / 2;
             while flat.simhash.len() < size {
                 id += 1;
-                let keys = synthetic_keys(&mut rng, &real_keys);
-                flat.push(id, -1, rng.next(), &keys);
+                let keys = synthetic.keys();
+                flat.push(id, -1, synthetic.next_u64(), &keys);
             }
             (None, Index::from_flat(flat), None)
         };

@@ -16,11 +16,12 @@ use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use tongwen_engine::check::index::FlatPrints;
+use tongwen_engine::check::synthetic::Synthetic;
 use tongwen_engine::check::{CheckSettings, Checker, Index};
-use tongwen_engine::extract::{self, BlockKind, ExtractOptions, Format};
+use tongwen_engine::extract::{self, ExtractOptions};
 use tongwen_engine::fingerprint::Fingerprinter;
 use tongwen_engine::ingest;
-use tongwen_engine::library::{Library, NewDocument, NewParagraph};
+use tongwen_engine::library::{Library, NewDocument};
 
 struct Corpus {
     /// (file, paragraphs) of the library documents.
@@ -73,17 +74,6 @@ fn load() -> Corpus {
 
 fn bytes(texts: &[String]) -> u64 {
     texts.iter().map(|t| t.len() as u64).sum()
-}
-
-/// xorshift64*, fixed seed: the same synthetic library on every run.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
 }
 
 fn benches(c: &mut Criterion) {
@@ -158,45 +148,14 @@ fn benches(c: &mut Criterion) {
         .iter()
         .flat_map(|d| d.paragraphs.iter().map(|p| p.shingles.clone()))
         .collect();
-    let mut rng = Rng(0x7f4a_7c15_9e37_79b9);
     let size = 100_000;
     let mut n = real.len();
+    let mut synthetic = Synthetic::new(real);
     let mut doc_no = 0;
     while n < size {
         doc_no += 1;
         let count = (size - n).min(1_000);
-        let synthetic = NewDocument {
-            title: format!("synthetic-{doc_no}"),
-            path: format!("synthetic/{doc_no}"),
-            format: Format::Txt,
-            bytes: 0,
-            content_hash: format!("synthetic-{doc_no}"),
-            paragraphs: (0..count)
-                .map(|i| {
-                    let model = &real[(rng.next() % real.len() as u64) as usize];
-                    let mut keys: Vec<u32> = model
-                        .iter()
-                        .map(|&k| {
-                            if rng.next().is_multiple_of(10) {
-                                k
-                            } else {
-                                rng.next() as u32
-                            }
-                        })
-                        .collect();
-                    keys.sort_unstable();
-                    keys.dedup();
-                    NewParagraph {
-                        text: format!("synthetic paragraph {doc_no}.{i}"),
-                        kind: BlockKind::Body,
-                        chars: 0,
-                        simhash: rng.next(),
-                        shingles: keys,
-                    }
-                })
-                .collect(),
-        };
-        lib.add(&synthetic).expect("write");
+        lib.add(&synthetic.document(doc_no, count)).expect("write");
         n += count;
     }
     let index = Index::open(&lib).expect("index");

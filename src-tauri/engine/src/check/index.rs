@@ -14,7 +14,7 @@ use rustc_hash::FxHashMap;
 use super::index_file;
 use crate::error::Result;
 use crate::fingerprint::hamming;
-use crate::library::{Library, StoredPrint};
+use crate::library::Library;
 
 /// Position of a paragraph in the index.
 pub type Slot = u32;
@@ -63,19 +63,10 @@ impl FlatPrints {
         self.key_ends.push(self.keys.len());
     }
 
-    fn keys_of(&self, i: usize) -> &[u32] {
+    /// The keys of paragraph `i`.
+    pub fn keys_of(&self, i: usize) -> &[u32] {
         let start = if i == 0 { 0 } else { self.key_ends[i - 1] };
         &self.keys[start..self.key_ends[i]]
-    }
-}
-
-impl From<Vec<StoredPrint>> for FlatPrints {
-    fn from(prints: Vec<StoredPrint>) -> Self {
-        let mut flat = FlatPrints::default();
-        for p in prints {
-            flat.push(p.paragraph_id, p.document_id, p.simhash, &p.shingles);
-        }
-        flat
     }
 }
 
@@ -151,11 +142,6 @@ impl Index {
             keys: &self.keys,
             slots: &self.slots,
         }
-    }
-
-    /// Build the index from stored prints.
-    pub fn build(prints: Vec<StoredPrint>) -> Index {
-        Index::from_flat(FlatPrints::from(prints))
     }
 
     /// Build the index from flat prints (a counting sort by bucket, then each bucket by key).

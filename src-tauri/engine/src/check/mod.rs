@@ -15,6 +15,7 @@
 pub mod align;
 pub mod index;
 mod index_file;
+pub mod synthetic;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -135,7 +136,10 @@ impl<'a> Checker<'a> {
         let prepared: Vec<Prepared> = paragraphs
             .par_iter()
             .map(|text| {
-                let units = units(text);
+                let units = match settings.method {
+                    Method::Verified => units(text),
+                    Method::Simhash => Vec::new(),
+                };
                 let mut simhash = None;
                 let candidates = match settings.method {
                     Method::Verified => {

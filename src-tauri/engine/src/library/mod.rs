@@ -3,7 +3,7 @@
 //! re-fingerprinting) is one transaction, so an interrupted run never leaves a half-written document.
 //!
 //! The write path prepares documents outside the database (`ingest`), the read path loads the compact
-//! fingerprints once at open (`load_prints`) and fetches texts only for reported matches.
+//! fingerprints once at open (`load_flat_prints`, or the saved index) and fetches texts only for reported matches.
 
 pub mod schema;
 
@@ -73,15 +73,6 @@ pub enum AddOutcome {
     Added(DocumentInfo),
     /// The same content is already in the library (perhaps under another name).
     AlreadyPresent(DocumentInfo),
-}
-
-/// A paragraph's fingerprints as loaded for checking.
-#[derive(Debug, Clone)]
-pub struct StoredPrint {
-    pub paragraph_id: i64,
-    pub document_id: i64,
-    pub simhash: u64,
-    pub shingles: Vec<u32>,
 }
 
 /// Which contents a library holds: a random id given when the library was created and a random stamp
@@ -289,13 +280,6 @@ impl Library {
             .map_err(|e| db(&self.path, e))
     }
 
-    /// Every paragraph's fingerprints, in paragraph id order.
-    pub fn load_prints(&self) -> Result<Vec<StoredPrint>> {
-        let mut out = Vec::new();
-        self.for_each_print(|p| out.push(p.clone()))?;
-        Ok(out)
-    }
-
     /// The library's identity and change stamp.
     pub fn generation(&self) -> Result<Generation> {
         read_generation(&self.conn).map_err(|e| db(&self.path, e))
@@ -323,22 +307,11 @@ impl Library {
         let mut keys = Vec::new();
         self.for_each_print_in(&tx, |p| {
             keys.clear();
-            keys.extend(shingles::decode_iter(p.shingles));
+            keys.extend(shingles::decode(p.shingles));
             flat.push(p.paragraph_id, p.document_id, p.simhash, &keys);
         })?;
         tx.commit().map_err(|e| db(&self.path, e))?;
         Ok((generation, flat))
-    }
-
-    fn for_each_print(&self, mut f: impl FnMut(&StoredPrint)) -> Result<()> {
-        self.for_each_print_in(&self.conn, |raw| {
-            f(&StoredPrint {
-                paragraph_id: raw.paragraph_id,
-                document_id: raw.document_id,
-                simhash: raw.simhash,
-                shingles: shingles::decode(raw.shingles),
-            })
-        })
     }
 
     fn for_each_print_in(&self, conn: &Connection, mut f: impl FnMut(RawPrint<'_>)) -> Result<()> {
@@ -644,7 +617,7 @@ mod tests {
             1,
             "paragraphs go with their document"
         );
-        assert_eq!(lib.load_prints().unwrap().len(), 1);
+        assert_eq!(lib.load_flat_prints().unwrap().1.simhash.len(), 1);
     }
 
     #[test]
@@ -666,10 +639,10 @@ mod tests {
         }
         let lib = Library::open(&path, &f).unwrap();
         assert_eq!(lib.stale_paragraphs().unwrap(), 0);
-        let prints = lib.load_prints().unwrap();
+        let (_, prints) = lib.load_flat_prints().unwrap();
         let expected = f.paragraph("软件包维护者应当定期检查错误报告");
-        assert_eq!(prints[0].simhash, expected.simhash);
-        assert_eq!(prints[0].shingles, expected.shingles);
+        assert_eq!(prints.simhash[0], expected.simhash);
+        assert_eq!(prints.keys_of(0), expected.shingles.as_slice());
     }
 
     #[test]
