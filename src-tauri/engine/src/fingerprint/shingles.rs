@@ -1,7 +1,8 @@
 //! Shingles: hashed runs of consecutive units (see `text::units`), the shortlist stage's keys. A shingle
 //! starting at a CJK character spans [`CJK_SHINGLE`] units (characters), one starting at a word spans
-//! [`WORD_SHINGLE`] units (words). Its 32-bit key is the low half of xxh3-64 (seed 0) over the
-//! little-endian unit hashes.
+//! [`WORD_SHINGLE`] units (words). Its 32-bit key mixes the units' xxh3-64 hashes (already uniform) in
+//! order: `k = (rotl(k, 26) ^ h) × 0x9E3779B97F4A7C15` from `k = 0` over the units, then the high half of
+//! `(k ^ k >> 29) × 0xBF58476D1CE4E5B9`.
 //!
 //! The library stores and indexes a *winnowed* sample of a paragraph's shingles (Schleimer, Wilkerson
 //! and Aiken 2003): in every window of [`WINNOW_WINDOW`] consecutive shingles the smallest key is kept
@@ -12,8 +13,6 @@
 //! so the guarantee holds for the pair (the property MOSS relies on), with 40% of the lookups. On
 //! eval-dev looking up every shingle instead changes no score; at 1M library paragraphs it costs 1.4x
 //! the check time.
-
-use xxhash_rust::xxh3::xxh3_64;
 
 use crate::text::Unit;
 
@@ -63,28 +62,28 @@ fn winnow(seq: &[u32], w: usize) -> Vec<u32> {
     out
 }
 
+/// The key of a run of units (see the module notes).
+#[inline]
+fn key(units: &[Unit]) -> u32 {
+    let k = units.iter().fold(0u64, |k, u| {
+        (k.rotate_left(26) ^ u.hash).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    });
+    ((k ^ k >> 29).wrapping_mul(0xBF58_476D_1CE4_E5B9) >> 32) as u32
+}
+
 /// Shingle keys in text order.
 fn sequence(units: &[Unit]) -> Vec<u32> {
     let mut out = Vec::with_capacity(units.len());
-    let mut buf = Vec::with_capacity(8 * CJK_SHINGLE);
     for (i, first) in units.iter().enumerate() {
         let k = if first.cjk { CJK_SHINGLE } else { WORD_SHINGLE };
         let Some(window) = units.get(i..i + k) else {
             break;
         };
-        buf.clear();
-        for u in window {
-            buf.extend_from_slice(&u.hash.to_le_bytes());
-        }
-        out.push(xxh3_64(&buf) as u32);
+        out.push(key(window));
     }
     if out.is_empty() && !units.is_empty() {
         // A paragraph shorter than one shingle still gets one key, so it can be found.
-        buf.clear();
-        for u in units {
-            buf.extend_from_slice(&u.hash.to_le_bytes());
-        }
-        out.push(xxh3_64(&buf) as u32);
+        out.push(key(units));
     }
     out
 }

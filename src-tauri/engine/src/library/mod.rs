@@ -12,6 +12,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use rayon::prelude::*;
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
@@ -157,11 +158,13 @@ impl Library {
         &self.path
     }
 
-    /// Number of paragraphs whose fingerprints were made by another version of the definition.
+    /// Number of paragraphs whose fingerprints were made by another version of the definition. Two range
+    /// counts on the `algo` index, so a library with none costs two index seeks, not a scan.
     pub fn stale_paragraphs(&self) -> Result<u64> {
         self.conn
             .query_row(
-                "SELECT COUNT(*) FROM paragraphs WHERE algo != ?1",
+                "SELECT (SELECT COUNT(*) FROM paragraphs WHERE algo < ?1)
+                      + (SELECT COUNT(*) FROM paragraphs WHERE algo > ?1)",
                 [FINGERPRINT_VERSION],
                 |r| r.get::<_, i64>(0),
             )
@@ -169,44 +172,68 @@ impl Library {
             .map_err(|e| db(&self.path, e))
     }
 
-    /// Recompute the fingerprints of stale paragraphs, in one transaction.
+    /// Recompute the fingerprints of stale paragraphs, in one transaction. Paragraphs are read in id
+    /// order in chunks and each chunk is fingerprinted on all threads (rayon), so memory stays bounded
+    /// by a chunk whatever the library's size.
     pub fn refingerprint_stale(&mut self, fingerprinter: &Fingerprinter) -> Result<u64> {
+        self.refingerprint_in_chunks(fingerprinter, 4096)
+    }
+
+    fn refingerprint_in_chunks(
+        &mut self,
+        fingerprinter: &Fingerprinter,
+        chunk: i64,
+    ) -> Result<u64> {
         if self.stale_paragraphs()? == 0 {
             return Ok(0);
         }
         let path = self.path.clone();
         let tx = self.conn.transaction().map_err(|e| db(&path, e))?;
-        let stale: Vec<(i64, String)> = {
-            let mut stmt = tx
-                .prepare("SELECT id, text FROM paragraphs WHERE algo != ?1")
-                .map_err(|e| db(&path, e))?;
-            let rows = stmt
-                .query_map([FINGERPRINT_VERSION], |r| Ok((r.get(0)?, r.get(1)?)))
-                .map_err(|e| db(&path, e))?;
-            rows.collect::<rusqlite::Result<_>>()
-                .map_err(|e| db(&path, e))?
-        };
+        bump_generation(&tx).map_err(|e| db(&path, e))?;
+        let mut done = 0u64;
         {
+            let mut select = tx
+                .prepare(
+                    "SELECT id, text FROM paragraphs
+                     WHERE id > ?1 AND (algo < ?2 OR algo > ?2) ORDER BY id LIMIT ?3",
+                )
+                .map_err(|e| db(&path, e))?;
             let mut update = tx
                 .prepare(
                     "UPDATE paragraphs SET simhash = ?2, shingles = ?3, algo = ?4 WHERE id = ?1",
                 )
                 .map_err(|e| db(&path, e))?;
-            bump_generation(&tx).map_err(|e| db(&path, e))?;
-            for (id, text) in &stale {
-                let print = fingerprinter.paragraph(text);
-                update
-                    .execute(params![
-                        id,
-                        print.simhash as i64,
-                        shingles::encode(&print.shingles),
-                        FINGERPRINT_VERSION
-                    ])
+            let mut after = i64::MIN;
+            loop {
+                let stale: Vec<(i64, String)> = select
+                    .query_map(params![after, FINGERPRINT_VERSION, chunk], |r| {
+                        Ok((r.get(0)?, r.get(1)?))
+                    })
+                    .and_then(|rows| rows.collect())
                     .map_err(|e| db(&path, e))?;
+                let Some(&(last, _)) = stale.last() else {
+                    break;
+                };
+                let prints: Vec<_> = stale
+                    .par_iter()
+                    .map(|(_, text)| fingerprinter.paragraph(text))
+                    .collect();
+                for ((id, _), print) in stale.iter().zip(&prints) {
+                    update
+                        .execute(params![
+                            id,
+                            print.simhash as i64,
+                            shingles::encode(&print.shingles),
+                            FINGERPRINT_VERSION
+                        ])
+                        .map_err(|e| db(&path, e))?;
+                }
+                done += stale.len() as u64;
+                after = last;
             }
         }
         tx.commit().map_err(|e| db(&path, e))?;
-        Ok(stale.len() as u64)
+        Ok(done)
     }
 
     /// Add one document in one transaction. Content already present is reported, not added again.
@@ -643,6 +670,43 @@ mod tests {
         let expected = f.paragraph("软件包维护者应当定期检查错误报告");
         assert_eq!(prints.simhash[0], expected.simhash);
         assert_eq!(prints.keys_of(0), expected.shingles.as_slice());
+    }
+
+    #[test]
+    fn refingerprinting_goes_through_every_chunk_and_both_older_and_newer_versions() {
+        let f = Fingerprinter::new();
+        let texts = [
+            "软件包维护者应当定期检查错误报告",
+            "The maintainer checks the bug tracker every week.",
+            "今天天气很好，我们去公园散步。",
+            "维护者需要及时回复用户的问题",
+            "Packages are uploaded to the archive by their maintainers.",
+        ];
+        let mut lib = Library::in_memory().unwrap();
+        lib.add(&doc("a", &texts, &f)).unwrap();
+        let before = lib.generation().unwrap();
+        // Three paragraphs from an older definition, one from a newer one, one current.
+        lib.conn
+            .execute_batch(
+                "UPDATE paragraphs SET algo = 1, simhash = 0, shingles = x'' WHERE idx IN (0, 2, 3);
+                 UPDATE paragraphs SET algo = 99, simhash = 0, shingles = x'' WHERE idx = 4;",
+            )
+            .unwrap();
+        assert_eq!(lib.stale_paragraphs().unwrap(), 4);
+        assert_eq!(lib.refingerprint_in_chunks(&f, 2).unwrap(), 4);
+        assert_eq!(lib.stale_paragraphs().unwrap(), 0);
+        assert_ne!(
+            lib.generation().unwrap(),
+            before,
+            "the saved index goes stale"
+        );
+        let (_, prints) = lib.load_flat_prints().unwrap();
+        for (i, text) in texts.iter().enumerate() {
+            let expected = f.paragraph(text);
+            assert_eq!(prints.simhash[i], expected.simhash, "{text}");
+            assert_eq!(prints.keys_of(i), expected.shingles.as_slice(), "{text}");
+        }
+        assert_eq!(lib.refingerprint_stale(&f).unwrap(), 0);
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! Word tokens for the paragraph SimHash (the seed method): the paragraph is normalised (NFKC, lower
 //! case), segmented with jieba-rs and its embedded dictionary (HMM on, so unknown Chinese words are still
-//! found; English words come out whole), and stop words (`assets/stopwords/`, compiled in), punctuation,
-//! whitespace and pure numbers are dropped.
+//! found; English words come out whole), and punctuation, whitespace and pure numbers are dropped. Stop
+//! words (`assets/stopwords/`, compiled in) are dropped from [`Tokenizer::tokens`]; the SimHash keeps
+//! them at weight 0 (see `fingerprint::idf`), which comes to the same.
 
 use jieba_rs::Jieba;
 use rustc_hash::FxHashSet;
@@ -10,6 +11,15 @@ use super::normalize::normalize;
 
 const STOPWORDS_ZH: &str = include_str!("../../../../assets/stopwords/zh.txt");
 const STOPWORDS_EN: &str = include_str!("../../../../assets/stopwords/en.txt");
+
+/// The embedded stop words (Chinese and English), as listed.
+pub fn stop_words() -> impl Iterator<Item = &'static str> {
+    STOPWORDS_ZH
+        .lines()
+        .chain(STOPWORDS_EN.lines())
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+}
 
 /// Segments paragraphs into the words that are weighted and hashed. Building one loads jieba's
 /// dictionary (about a tenth of a second); it is `Sync`, so share one behind an `Arc`.
@@ -34,15 +44,9 @@ impl Default for Tokenizer {
 
 impl Tokenizer {
     pub fn new() -> Self {
-        let stopwords = STOPWORDS_ZH
-            .lines()
-            .chain(STOPWORDS_EN.lines())
-            .map(str::trim)
-            .filter(|l| !l.is_empty() && !l.starts_with('#'))
-            .collect();
         Tokenizer {
             jieba: Jieba::new(),
-            stopwords,
+            stopwords: stop_words().collect(),
         }
     }
 
@@ -53,21 +57,24 @@ impl Tokenizer {
 
     /// The paragraph's content words in order, normalised, without stop words, punctuation or numbers.
     pub fn tokens(&self, paragraph: &str) -> Vec<String> {
-        self.with_tokens(paragraph, |t| t.iter().map(|w| (*w).to_owned()).collect())
+        let mut out = Vec::new();
+        self.for_each_word(paragraph, |w| {
+            if !self.stopwords.contains(w) {
+                out.push(w.to_owned());
+            }
+        });
+        out
     }
 
-    /// [`Tokenizer::tokens`] without copying each word: `f` sees the words as slices of the normalised
-    /// paragraph.
-    pub fn with_tokens<R>(&self, paragraph: &str, f: impl FnOnce(&[&str]) -> R) -> R {
+    /// Call `f` with each word of the paragraph that has a letter or ideograph, stop words included, in
+    /// order, as slices of the normalised paragraph.
+    pub fn for_each_word(&self, paragraph: &str, mut f: impl FnMut(&str)) {
         let normalized = normalize(paragraph);
-        let words: Vec<&str> = self
-            .jieba
-            .cut(&normalized, true)
-            .into_iter()
-            .map(|t| t.word)
-            .filter(|w| is_content(w) && !self.stopwords.contains(w))
-            .collect();
-        f(&words)
+        for t in self.jieba.cut(&normalized, true) {
+            if is_content(t.word) {
+                f(t.word);
+            }
+        }
     }
 }
 
