@@ -110,10 +110,7 @@ fn decode<'a>(
         }
     }
     let body = trim_nul_padding(bytes);
-    if too_many_controls(
-        bad_control_count(body.iter().map(|&b| char::from(b))),
-        body.len(),
-    ) {
+    if too_many_controls(bad_control_bytes(body), body.len()) {
         return Err(ExtractError::Binary);
     }
     if let Ok(text) = std::str::from_utf8(body) {
@@ -361,6 +358,23 @@ fn too_many_controls(bad: usize, total: usize) -> bool {
     bad >= 4 && bad * 100 > total
 }
 
+/// [`bad_control_count`] of the bytes read as Latin-1, without a branch per byte.
+fn bad_control_bytes(bytes: &[u8]) -> usize {
+    static BAD: [u8; 256] = {
+        let mut t = [0u8; 256];
+        let mut b = 0;
+        while b < 0x20 {
+            t[b] = !matches!(b, 0x09..=0x0d | 0x08 | 0x1a | 0x1b) as u8;
+            b += 1;
+        }
+        t
+    };
+    bytes
+        .iter()
+        .map(|&b| usize::from(BAD[usize::from(b)]))
+        .sum()
+}
+
 fn bad_control_count(chars: impl Iterator<Item = char>) -> usize {
     chars.filter(|&c| c < ' ' && is_bad_control(c)).count()
 }
@@ -404,7 +418,18 @@ fn sniff_utf16(bytes: &[u8]) -> Option<&'static Encoding> {
 
 /// Drop stray control characters and resolve backspace overstrikes (`N\bN` and `_\bN` show `N`).
 fn clean_controls(text: Cow<'_, str>) -> Cow<'_, str> {
-    if !text.chars().any(|c| c == '\u{08}' || is_bad_control(c)) {
+    // Bytes first: every character handled below is a byte below 0x20 other than a line or page break
+    // or tab, DEL, or a C1 control (UTF-8 0xC2 0x80..=0x9F).
+    let suspect = |b: u8| {
+        (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r' | 0x0b | 0x0c)) || b == 0x7f || b == 0xc2
+    };
+    // Or-ed over blocks of 64 bytes, so the scan has no branch per byte.
+    if !text
+        .as_bytes()
+        .chunks(64)
+        .any(|block| block.iter().fold(false, |a, &b| a | suspect(b)))
+        || !text.chars().any(|c| c == '\u{08}' || is_bad_control(c))
+    {
         return text;
     }
     let mut out = String::with_capacity(text.len());
@@ -438,6 +463,22 @@ mod tests {
 
     const ZH: &str = "自由软件是指尊重用户和社区自由的软件。\n\n粗略地讲，就是用户可以自由运行、复制、分发、学习、修改和改进该软件。\n";
     const EN: &str = "Free software means software that respects users' freedom.\n\nRoughly, it means that users may run, copy, distribute, study, change and improve it.\n";
+
+    #[test]
+    fn control_byte_count_agrees_with_the_character_rule() {
+        let bytes: Vec<u8> = (0..=255u8)
+            .chain(b"text\x01\x1f\t\n".iter().copied())
+            .collect();
+        assert_eq!(
+            bad_control_bytes(&bytes),
+            bad_control_count(bytes.iter().map(|&b| char::from(b)))
+        );
+        assert_eq!(
+            bad_control_bytes(&bytes),
+            24 + 2,
+            "0x00-0x1f less the 8 allowed"
+        );
+    }
 
     #[test]
     fn utf8_with_and_without_bom() {

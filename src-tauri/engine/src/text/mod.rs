@@ -16,12 +16,14 @@ pub use units::{units, Unit};
 /// internal line breaks and tabs into single spaces. The result is the text Tongwen stores and reports; all
 /// offsets into a paragraph refer to this text.
 pub fn clean_paragraph(text: &str) -> String {
+    let text = text.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}');
+    // Most paragraphs have nothing to change inside: one byte scan decides.
+    if !needs_cleaning(text.as_bytes()) {
+        return text.to_owned();
+    }
     let mut out = String::with_capacity(text.len());
     let mut pending_space = false;
-    for c in text
-        .trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}')
-        .chars()
-    {
+    for c in text.chars() {
         if c == '\u{feff}' || c == '\u{200b}' {
             continue;
         }
@@ -40,6 +42,16 @@ pub fn clean_paragraph(text: &str) -> String {
     out
 }
 
+/// Whether UTF-8 text holds a line break, tab, U+FEFF (EF BB BF) or U+200B (E2 80 8B).
+fn needs_cleaning(b: &[u8]) -> bool {
+    b.iter().enumerate().any(|(i, &x)| match x {
+        b'\n' | b'\r' | b'\t' | 0x0b | 0x0c => true,
+        0xef => b.get(i + 1..i + 3) == Some(&[0xbb, 0xbf]),
+        0xe2 => b.get(i + 1..i + 3) == Some(&[0x80, 0x8b]),
+        _ => false,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -51,5 +63,11 @@ mod tests {
             "第一行 第二行"
         );
         assert_eq!(clean_paragraph("\u{feff}a\tb"), "a b");
+        assert_eq!(clean_paragraph("软件\u{200b}包，“维护”"), "软件包，“维护”");
+        assert_eq!(clean_paragraph("a\u{feff}b\u{0c}c"), "ab c");
+        assert_eq!(
+            clean_paragraph("　全角缩进，“引号”…… "),
+            "全角缩进，“引号”……"
+        );
     }
 }
