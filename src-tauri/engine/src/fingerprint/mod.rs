@@ -96,7 +96,16 @@ mod tests {
             f.simhash("Debian 软件包维护者应当定期检查错误跟踪系统。")
         );
         assert_eq!(format!("{:016x}", p.simhash), PINNED);
+        let keys: Vec<String> = p
+            .shingles
+            .iter()
+            .take(4)
+            .map(|k| format!("{k:08x}"))
+            .collect();
+        assert_eq!(keys, PINNED_KEYS);
     }
+
+    const PINNED_KEYS: [&str; 4] = ["18e51168", "2392fa26", "59fb8065", "7497e53e"];
 
     const PINNED: &str = "9b19a83d6d1bfa04";
 

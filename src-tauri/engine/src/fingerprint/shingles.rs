@@ -40,23 +40,30 @@ fn sorted(mut keys: Vec<u32>) -> Vec<u32> {
     keys
 }
 
-/// The minimum of every window of `w` keys (rightmost on ties), in order, without repeating a pick.
+/// The minimum of every window of `w` keys (rightmost on ties), in order, without repeating a pick. The
+/// window's minimum is carried from one window to the next and only searched again when it leaves.
 fn winnow(seq: &[u32], w: usize) -> Vec<u32> {
     if seq.len() <= w {
         return seq.iter().min().copied().into_iter().collect();
     }
+    let rightmost_min = |from: usize| {
+        (from..from + w).fold(from, |best, i| if seq[i] <= seq[best] { i } else { best })
+    };
     let mut out = Vec::with_capacity(2 * seq.len() / (w + 1) + 2);
-    let mut last: Option<usize> = None;
-    for start in 0..=seq.len() - w {
-        let mut best = start;
-        for i in start..start + w {
-            if seq[i] <= seq[best] {
-                best = i;
-            }
-        }
-        if last != Some(best) {
-            out.push(seq[best]);
-            last = Some(best);
+    let mut best = rightmost_min(0);
+    out.push(seq[best]);
+    for start in 1..=seq.len() - w {
+        let new = start + w - 1;
+        let pick = if best < start {
+            rightmost_min(start)
+        } else if seq[new] <= seq[best] {
+            new
+        } else {
+            best
+        };
+        if pick != best {
+            out.push(seq[pick]);
+            best = pick;
         }
     }
     out
@@ -135,6 +142,40 @@ mod tests {
                 "{passage}"
             );
         }
+    }
+
+    #[test]
+    fn winnowing_picks_the_rightmost_minimum_of_every_window() {
+        let naive = |seq: &[u32], w: usize| {
+            let mut out = Vec::new();
+            let mut last = None;
+            for start in 0..=seq.len() - w {
+                let best = (start..start + w)
+                    .rev()
+                    .min_by_key(|&i| seq[i])
+                    .unwrap_or(start);
+                if last != Some(best) {
+                    out.push(seq[best]);
+                    last = Some(best);
+                }
+            }
+            out
+        };
+        let mut x = 1u32;
+        for len in 5..200 {
+            let seq: Vec<u32> = (0..len)
+                .map(|_| {
+                    x = x.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                    (x >> 16) % 23 // small values: many ties
+                })
+                .collect();
+            assert_eq!(
+                winnow(&seq, WINNOW_WINDOW),
+                naive(&seq, WINNOW_WINDOW),
+                "{seq:?}"
+            );
+        }
+        assert_eq!(winnow(&[3, 1, 2], 4), vec![1]);
     }
 
     #[test]

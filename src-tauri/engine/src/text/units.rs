@@ -29,6 +29,18 @@ pub fn units(text: &str) -> Vec<Unit> {
     let mut word_end = 0u32;
     for (i, c) in text.chars().enumerate() {
         let i = i as u32;
+        // Unified Han ideographs, the common case, are their own normalised form and a unit each.
+        if matches!(c as u32, 0x4E00..=0x9FFF) {
+            flush(&mut out, &mut word, word_start, word_end);
+            let mut buf = [0u8; 4];
+            out.push(Unit {
+                hash: xxh3_64(c.encode_utf8(&mut buf).as_bytes()),
+                start: i,
+                end: i + 1,
+                cjk: true,
+            });
+            continue;
+        }
         normalize_char(c, |n| {
             if is_cjk(n) {
                 flush(&mut out, &mut word, word_start, word_end);
@@ -39,7 +51,7 @@ pub fn units(text: &str) -> Vec<Unit> {
                     end: i + 1,
                     cjk: true,
                 });
-            } else if n.is_alphanumeric() {
+            } else if n.is_ascii_alphanumeric() || (!n.is_ascii() && n.is_alphanumeric()) {
                 if word.is_empty() {
                     word_start = i;
                 }
@@ -54,6 +66,7 @@ pub fn units(text: &str) -> Vec<Unit> {
     out
 }
 
+#[inline]
 fn flush(out: &mut Vec<Unit>, word: &mut String, start: u32, end: u32) {
     if !word.is_empty() {
         out.push(Unit {
