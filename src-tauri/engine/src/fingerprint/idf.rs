@@ -117,6 +117,11 @@ mod tests {
     fn embedded_table_loads_and_ranks_rare_words_higher() {
         let t = IdfTable::embedded();
         assert!(t.weights.len() > 250_000);
+        // No real weight reaches the SimHash's cap.
+        assert!(t
+            .weights
+            .values()
+            .all(|&w| w < super::super::simhash::MAX_WEIGHT / 2));
         // Every distinct word has its own key.
         let mut text = String::new();
         flate2::read::GzDecoder::new(IDF_GZ)

@@ -6,16 +6,24 @@
 //! integers, so the order of the tokens does not matter and the bits are identical on every machine. The
 //! definition is fixed: changing it bumps `FINGERPRINT_VERSION`.
 
+/// The largest weight: IDF 32 in fixed point, far above any real IDF (jieba's stay below 20). Larger
+/// weights are capped, which keeps [`SPILL`] occurrences within a 32-bit counter.
+pub const MAX_WEIGHT: u32 = (1 << 21) - 1;
+
+/// Occurrences summed in 32-bit counters before they are added to the 64-bit totals:
+/// `SPILL × MAX_WEIGHT < 2^32`.
+const SPILL: u32 = 2048;
+
 /// For each byte value, a mask per bit: all ones where the bit is set. Selecting a weight with `&`
 /// through this table lets the 64 counters be updated eight at a time without a branch.
-static BYTE_MASKS: [[u64; 8]; 256] = {
-    let mut t = [[0u64; 8]; 256];
+static BYTE_MASKS: [[u32; 8]; 256] = {
+    let mut t = [[0u32; 8]; 256];
     let mut b = 0;
     while b < 256 {
         let mut j = 0;
         while j < 8 {
             if b >> j & 1 == 1 {
-                t[b][j] = u64::MAX;
+                t[b][j] = u32::MAX;
             }
             j += 1;
         }
@@ -24,10 +32,13 @@ static BYTE_MASKS: [[u64; 8]; 256] = {
     t
 };
 
-/// Running SimHash sums of one paragraph.
+/// Running SimHash sums of one paragraph. The sums are exact: occurrences are added into 32-bit counters
+/// (half the work of 64-bit ones) that are moved into 64-bit totals every [`SPILL`] occurrences.
 #[derive(Debug, Clone)]
 pub struct SimHasher {
     with_bit: [u64; 64],
+    recent: [u32; 64],
+    pending: u32,
     total: u64,
 }
 
@@ -35,18 +46,24 @@ impl Default for SimHasher {
     fn default() -> Self {
         SimHasher {
             with_bit: [0; 64],
+            recent: [0; 64],
+            pending: 0,
             total: 0,
         }
     }
 }
 
 impl SimHasher {
-    /// Add one token occurrence: its xxh3-64 and its weight.
+    /// Add one token occurrence: its xxh3-64 and its weight (capped at [`MAX_WEIGHT`]).
     #[inline]
     pub fn add(&mut self, hash: u64, weight: u32) {
-        let w = u64::from(weight);
-        self.total += w;
-        for (k, counters) in self.with_bit.chunks_exact_mut(8).enumerate() {
+        if self.pending == SPILL {
+            self.spill();
+        }
+        self.pending += 1;
+        let w = weight.min(MAX_WEIGHT);
+        self.total += u64::from(w);
+        for (k, counters) in self.recent.chunks_exact_mut(8).enumerate() {
             let masks = &BYTE_MASKS[(hash >> (8 * k)) as u8 as usize];
             for (c, m) in counters.iter_mut().zip(masks) {
                 *c += w & m;
@@ -54,12 +71,20 @@ impl SimHasher {
         }
     }
 
+    fn spill(&mut self) {
+        for (total, recent) in self.with_bit.iter_mut().zip(&mut self.recent) {
+            *total += u64::from(std::mem::take(recent));
+        }
+        self.pending = 0;
+    }
+
     /// The fingerprint. No tokens (or only weightless ones) give 0.
     pub fn finish(&self) -> u64 {
         self.with_bit
             .iter()
+            .zip(&self.recent)
             .enumerate()
-            .filter(|(_, &c)| u128::from(c) * 2 > u128::from(self.total))
+            .filter(|(_, (&c, &r))| (u128::from(c) + u128::from(r)) * 2 > u128::from(self.total))
             .fold(0u64, |f, (bit, _)| f | 1 << bit)
     }
 }
@@ -116,6 +141,21 @@ mod tests {
         );
         // Every byte of the hash reaches its own counters.
         assert_eq!(simhash([(1 << 63 | 1 << 9, 1)]), 1 << 63 | 1 << 9);
+        // Weights are capped.
+        assert_eq!(simhash([(a, u32::MAX), (b, MAX_WEIGHT), (c, 1)]), 0b00);
+    }
+
+    #[test]
+    fn sums_stay_exact_past_the_32_bit_counters() {
+        // 5,000 heaviest occurrences with bit 0 set (more than 2^32 in all) against as many, plus one,
+        // without: one more without wins, one more with wins.
+        let heavy = std::iter::repeat_n((1u64, MAX_WEIGHT), 5_000);
+        let light = std::iter::repeat_n((0u64, MAX_WEIGHT), 5_000);
+        assert_eq!(
+            simhash(heavy.clone().chain(light.clone()).chain([(0, 1)])),
+            0
+        );
+        assert_eq!(simhash(heavy.chain(light).chain([(1, 1)])), 1);
     }
 
     #[test]
