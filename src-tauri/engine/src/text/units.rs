@@ -32,25 +32,13 @@ pub fn units(text: &str) -> Vec<Unit> {
         // Unified Han ideographs, the common case, are their own normalised form and a unit each.
         if matches!(c as u32, 0x4E00..=0x9FFF) {
             flush(&mut out, &mut word, word_start, word_end);
-            let mut buf = [0u8; 4];
-            out.push(Unit {
-                hash: xxh3_64(c.encode_utf8(&mut buf).as_bytes()),
-                start: i,
-                end: i + 1,
-                cjk: true,
-            });
+            out.push(cjk_unit(c, i));
             continue;
         }
         normalize_char(c, |n| {
             if is_cjk(n) {
                 flush(&mut out, &mut word, word_start, word_end);
-                let mut buf = [0u8; 4];
-                out.push(Unit {
-                    hash: xxh3_64(n.encode_utf8(&mut buf).as_bytes()),
-                    start: i,
-                    end: i + 1,
-                    cjk: true,
-                });
+                out.push(cjk_unit(n, i));
             } else if n.is_ascii_alphanumeric() || (!n.is_ascii() && n.is_alphanumeric()) {
                 if word.is_empty() {
                     word_start = i;
@@ -64,6 +52,18 @@ pub fn units(text: &str) -> Vec<Unit> {
     }
     flush(&mut out, &mut word, word_start, word_end);
     out
+}
+
+/// The unit of a (normalised) CJK character at character `i`.
+#[inline]
+fn cjk_unit(c: char, i: u32) -> Unit {
+    let mut buf = [0u8; 4];
+    Unit {
+        hash: xxh3_64(c.encode_utf8(&mut buf).as_bytes()),
+        start: i,
+        end: i + 1,
+        cjk: true,
+    }
 }
 
 #[inline]
