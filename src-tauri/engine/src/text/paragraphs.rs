@@ -114,8 +114,7 @@ impl<'a> Iterator for Lines<'a> {
             return None;
         }
         let rest = self.rest;
-        let Some(pos) = rest.find(['\n', '\r', '\u{000b}', '\u{000c}', '\u{2028}', '\u{2029}'])
-        else {
+        let Some(pos) = line_end(rest) else {
             self.done = true;
             self.rest = "";
             return Some(Line::Text(rest));
@@ -132,6 +131,25 @@ impl<'a> Iterator for Lines<'a> {
         self.rest = &rest[pos + skip..];
         Some(Line::Text(line))
     }
+}
+
+/// Byte offset of the first line or paragraph separator (LF, CR, VT, FF, U+2028, U+2029) in `text`,
+/// found by scanning bytes: every separator is ASCII or starts with the byte E2.
+fn line_end(text: &str) -> Option<usize> {
+    let b = text.as_bytes();
+    let mut from = 0;
+    while let Some(found) =
+        super::find_byte(&b[from..], |x| (x.wrapping_sub(0x0a) < 4) | (x == 0xe2))
+    {
+        let pos = from + found;
+        if b[pos] != 0xe2
+            || (b.get(pos + 1) == Some(&0x80) && matches!(b.get(pos + 2), Some(0xa8 | 0xa9)))
+        {
+            return Some(pos);
+        }
+        from = pos + 1;
+    }
+    None
 }
 
 fn is_blank(line: &str) -> bool {
@@ -507,6 +525,27 @@ fn char_width(c: char) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn line_end_finds_the_first_separator() {
+        let seps = ['\n', '\r', '\u{000b}', '\u{000c}', '\u{2028}', '\u{2029}'];
+        // Neighbours that share bytes with U+2028/U+2029 (E2 80 ..) or are near misses.
+        let alphabet = [
+            'a', '\n', '\r', '\u{0b}', '\u{0c}', '\u{2028}', '\u{2029}', '\u{2027}', '\u{202a}',
+            '\u{201c}', '\u{2e80}', '软', '\u{85}',
+        ];
+        let n = alphabet.len();
+        for len in 0..=4u32 {
+            for mut code in 0..n.pow(len) {
+                let mut s = String::new();
+                for _ in 0..len {
+                    s.push(alphabet[code % n]);
+                    code /= n;
+                }
+                assert_eq!(line_end(&s), s.find(seps), "{s:?}");
+            }
+        }
+    }
 
     #[test]
     fn chinese_one_paragraph_per_line_with_indent() {
