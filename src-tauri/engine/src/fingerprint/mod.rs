@@ -13,7 +13,7 @@ pub mod simhash;
 
 use xxhash_rust::xxh3::xxh3_64;
 
-use crate::text::{units, Tokenizer};
+use crate::text::{normalize, units_and_normalized, Tokenizer};
 
 pub use idf::IdfTable;
 pub use simhash::{hamming, similarity, SimHasher};
@@ -59,11 +59,16 @@ impl Fingerprinter {
 
     /// The TF-IDF-weighted SimHash of a paragraph: every occurrence of a word adds its IDF weight.
     pub fn simhash(&self, paragraph: &str) -> u64 {
+        self.simhash_normalized(&normalize(paragraph))
+    }
+
+    /// [`Self::simhash`] of a paragraph already normalised (see [`normalize`]).
+    fn simhash_normalized(&self, normalized: &str) -> u64 {
         // The words are hashed first and weighed afterwards: the weight lookups, which mostly miss the
         // cache, then overlap instead of waiting one after another behind the segmenter's work.
-        let mut keys = Vec::with_capacity(paragraph.len() / 4);
+        let mut keys = Vec::with_capacity(normalized.len() / 4);
         self.tokenizer
-            .for_each_word(paragraph, |word| keys.push(xxh3_64(word.as_bytes())));
+            .for_each_normalized_word(normalized, |word| keys.push(xxh3_64(word.as_bytes())));
         let weights: Vec<u32> = keys.iter().map(|&k| self.idf.weight(k)).collect();
         let mut h = SimHasher::default();
         for (&key, &weight) in keys.iter().zip(&weights) {
@@ -74,9 +79,11 @@ impl Fingerprinter {
 
     /// Both fingerprints of a paragraph.
     pub fn paragraph(&self, paragraph: &str) -> ParagraphPrint {
+        // One pass normalises the text for the segmenter and reads the units for the shingles.
+        let (units, normalized) = units_and_normalized(paragraph);
         ParagraphPrint {
-            simhash: self.simhash(paragraph),
-            shingles: shingles::winnowed(&units(paragraph)),
+            simhash: self.simhash_normalized(&normalized),
+            shingles: shingles::winnowed(&units),
         }
     }
 }

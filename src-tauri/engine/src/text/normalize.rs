@@ -3,6 +3,8 @@
 //! Each source character is normalised on its own so that every normalised character can be traced back
 //! to the character of the paragraph it came from; offsets never drift.
 
+use std::sync::OnceLock;
+
 use unicode_normalization::UnicodeNormalization;
 
 /// Whether `c` is written without spaces between words: Han ideographs, kana, Hangul syllables.
@@ -27,7 +29,7 @@ pub fn normalize_char(c: char, mut emit: impl FnMut(char)) {
     }
     // Fast paths, identical to the general rule (a test checks every character they cover): unified Han
     // ideographs are their own NFKC form and have no case; full-width ASCII (U+FF01..U+FF5E) is
-    // NFKC-equivalent to the ASCII character 0xFEE0 below it.
+    // NFKC-equivalent to the ASCII character 0xFEE0 below it; punctuation and kana come from a table.
     match c as u32 {
         0x4E00..=0x9FFF | 0x3400..=0x4DBF => return emit(c),
         u @ 0xFF01..=0xFF5E => {
@@ -35,9 +37,39 @@ pub fn normalize_char(c: char, mut emit: impl FnMut(char)) {
                 return emit(a.to_ascii_lowercase());
             }
         }
+        u @ TABLE_FIRST..=TABLE_LAST => {
+            if let Some(n) = char::from_u32(punctuation_table()[(u - TABLE_FIRST) as usize]) {
+                return emit(n);
+            }
+        }
         _ => {}
     }
     slow_normalize_char(c, emit)
+}
+
+/// The block of characters whose normal forms are looked up in a table: general punctuation, letterlike
+/// symbols, CJK symbols and punctuation, kana — the quotes, dashes, ellipses and full stops of Chinese text.
+const TABLE_FIRST: u32 = 0x2000;
+const TABLE_LAST: u32 = 0x30FF;
+
+/// For each character of the table's block, its normal form when that is one character, else a value
+/// that is no character (the general rule is then applied). Built once from the general rule.
+fn punctuation_table() -> &'static [u32] {
+    static TABLE: OnceLock<Vec<u32>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        (TABLE_FIRST..=TABLE_LAST)
+            .map(|u| {
+                let mut out = Vec::new();
+                if let Some(c) = char::from_u32(u) {
+                    slow_normalize_char(c, |n| out.push(n));
+                }
+                match out[..] {
+                    [n] => n as u32,
+                    _ => u32::MAX,
+                }
+            })
+            .collect()
+    })
 }
 
 /// The general rule: NFKC of the single character, then lower case.
@@ -75,7 +107,12 @@ mod tests {
 
     #[test]
     fn fast_paths_agree_with_nfkc_and_lower_case() {
-        let ranges = [0x3400..=0x4DBF, 0x4E00..=0x9FFF, 0xFF01..=0xFF5E];
+        let ranges = [
+            0x3400..=0x4DBF,
+            0x4E00..=0x9FFF,
+            0xFF01..=0xFF5E,
+            TABLE_FIRST..=TABLE_LAST,
+        ];
         for c in ranges.into_iter().flatten().filter_map(char::from_u32) {
             let (mut fast, mut slow) = (String::new(), String::new());
             normalize_char(c, |n| fast.push(n));

@@ -68,9 +68,13 @@ impl Tokenizer {
 
     /// Call `f` with each word of the paragraph that has a letter or ideograph, stop words included, in
     /// order, as slices of the normalised paragraph.
-    pub fn for_each_word(&self, paragraph: &str, mut f: impl FnMut(&str)) {
-        let normalized = normalize(paragraph);
-        for t in self.jieba.cut(&normalized, true) {
+    pub fn for_each_word(&self, paragraph: &str, f: impl FnMut(&str)) {
+        self.for_each_normalized_word(&normalize(paragraph), f);
+    }
+
+    /// [`Self::for_each_word`] on text that is already normalised (see [`normalize`]).
+    pub fn for_each_normalized_word(&self, normalized: &str, mut f: impl FnMut(&str)) {
+        for t in self.jieba.cut(normalized, true) {
             if is_content(t.word) {
                 f(t.word);
             }

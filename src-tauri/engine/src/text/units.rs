@@ -23,6 +23,19 @@ pub struct Unit {
 
 /// Split a paragraph into units.
 pub fn units(text: &str) -> Vec<Unit> {
+    units_with(text, |_| {})
+}
+
+/// A paragraph's units and its normalised text (exactly [`super::normalize`]'s), from one pass over it.
+pub fn units_and_normalized(text: &str) -> (Vec<Unit>, String) {
+    let mut normalized = String::with_capacity(text.len());
+    let units = units_with(text, |c| normalized.push(c));
+    (units, normalized)
+}
+
+/// Units of `text`; `on_char` gets every normalised character in order.
+#[inline(always)]
+fn units_with(text: &str, mut on_char: impl FnMut(char)) -> Vec<Unit> {
     let mut out = Vec::with_capacity(text.len() / 2);
     let mut word = String::new();
     let mut word_start = 0u32;
@@ -31,11 +44,13 @@ pub fn units(text: &str) -> Vec<Unit> {
         let i = i as u32;
         // Unified Han ideographs, the common case, are their own normalised form and a unit each.
         if matches!(c as u32, 0x4E00..=0x9FFF) {
+            on_char(c);
             flush(&mut out, &mut word, word_start, word_end);
             out.push(cjk_unit(c, i));
             continue;
         }
         normalize_char(c, |n| {
+            on_char(n);
             if is_cjk(n) {
                 flush(&mut out, &mut word, word_start, word_end);
                 out.push(cjk_unit(n, i));
@@ -105,6 +120,20 @@ mod tests {
         );
         assert_eq!(u[1].hash, xxh3_64(b"debian"));
         assert_eq!(u[4].hash, xxh3_64(b"ok"), "full-width letters normalise");
+    }
+
+    #[test]
+    fn one_pass_gives_the_same_units_and_normalised_text() {
+        for text in [
+            "",
+            "用 Debian 打包，ｏｋ!",
+            "ﬁle ㎏ Ⅻ 〇々〆 “引号”…… ＡＢＣ１２３ Ǆ İstanbul ß 한국어 カタカナ 𠀀",
+            "\u{3000}\u{3000}第一行 第二行\t",
+        ] {
+            let (u, n) = units_and_normalized(text);
+            assert_eq!(u, units(text), "{text:?}");
+            assert_eq!(n, super::super::normalize(text), "{text:?}");
+        }
     }
 
     #[test]
