@@ -291,7 +291,7 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
         let prepared: Vec<NewDocument> = zh_files
             .iter()
             .zip(&docs)
-            .map(|(f, d)| ingest::prepare(f, 0, d, &fp))
+            .map(|(f, d)| ingest::prepare(f, 0, d.clone(), &fp))
             .collect();
         let db = work.join("stages.sqlite");
         let t_write = best(Box::new(|| {

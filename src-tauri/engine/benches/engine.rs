@@ -119,7 +119,7 @@ fn benches(c: &mut Criterion) {
             let docs: Vec<NewDocument> = corpus
                 .documents
                 .iter()
-                .map(|(f, d)| ingest::prepare(f, 0, d, &fp))
+                .map(|(f, d)| ingest::prepare(f, 0, d.clone(), &fp))
                 .collect();
             let mut lib = Library::in_memory().expect("in-memory library");
             for batch in docs.chunks(64) {
@@ -140,7 +140,7 @@ fn benches(c: &mut Criterion) {
     let docs: Vec<NewDocument> = corpus
         .documents
         .iter()
-        .map(|(f, d)| ingest::prepare(f, 0, d, &fp))
+        .map(|(f, d)| ingest::prepare(f, 0, d.clone(), &fp))
         .collect();
     lib.add_batch(&docs.iter().collect::<Vec<_>>())
         .expect("write");

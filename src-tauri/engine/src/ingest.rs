@@ -6,13 +6,12 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use rayon::prelude::*;
-use xxhash_rust::xxh3::xxh3_128;
+use xxhash_rust::xxh3::Xxh3;
 
 use crate::error::{Error, Result};
 use crate::extract::{self, ExtractOptions, Extracted};
 use crate::fingerprint::Fingerprinter;
 use crate::library::{AddOutcome, Library, NewDocument, NewParagraph};
-use crate::text::non_ws_chars;
 
 /// Files prepared in parallel before each batch is written.
 const BATCH: usize = 64;
@@ -64,25 +63,26 @@ pub fn title_of(path: &Path) -> String {
         .unwrap_or_else(|| path.display().to_string())
 }
 
-/// Fingerprint an extracted document into a document ready to store.
+/// Fingerprint an extracted document into a document ready to store (its paragraphs' texts move into it).
 pub fn prepare(
     path: &Path,
     bytes: u64,
-    extracted: &Extracted,
+    extracted: Extracted,
     fingerprinter: &Fingerprinter,
 ) -> NewDocument {
-    let mut hash_input = String::new();
+    // The content hash is xxh3-128 of the paragraphs, each followed by a line feed, fed as they come.
+    let mut content = Xxh3::new();
     let paragraphs = extracted
         .paragraphs
-        .iter()
+        .into_iter()
         .map(|b| {
-            hash_input.push_str(&b.text);
-            hash_input.push('\n');
+            content.update(b.text.as_bytes());
+            content.update(b"\n");
             let print = fingerprinter.paragraph(&b.text);
             NewParagraph {
-                text: b.text.clone(),
+                text: b.text,
                 kind: b.kind,
-                chars: non_ws_chars(&b.text) as u64,
+                chars: print.chars,
                 simhash: print.simhash,
                 shingles: print.shingles,
             }
@@ -93,7 +93,7 @@ pub fn prepare(
         path: path.display().to_string(),
         format: extracted.format,
         bytes,
-        content_hash: format!("{:032x}", xxh3_128(hash_input.as_bytes())),
+        content_hash: format!("{:032x}", content.digest128()),
         paragraphs,
     }
 }
@@ -106,7 +106,7 @@ pub fn prepare_file(
 ) -> Result<NewDocument> {
     let extracted = extract::extract_file(path, options)?;
     let bytes = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
-    Ok(prepare(path, bytes, &extracted, fingerprinter))
+    Ok(prepare(path, bytes, extracted, fingerprinter))
 }
 
 /// Progress of an import, reported after each file.
@@ -243,6 +243,33 @@ mod tests {
                 p
             })
             .collect()
+    }
+
+    #[test]
+    fn prepared_document_keeps_texts_sizes_and_the_content_hash_definition() {
+        let dir = tempfile::tempdir().unwrap();
+        let paths = files(
+            dir.path(),
+            &[(
+                "a.txt",
+                "第一段：软件包维护者。\n\nSecond  paragraph,\twith tabs.\n",
+            )],
+        );
+        let fp = Fingerprinter::new();
+        let doc = prepare_file(&paths[0], &ExtractOptions::default(), &fp).unwrap();
+        let texts: Vec<&str> = doc.paragraphs.iter().map(|p| p.text.as_str()).collect();
+        assert_eq!(
+            texts,
+            ["第一段：软件包维护者。", "Second  paragraph, with tabs."]
+        );
+        // The content hash is xxh3-128 of each paragraph followed by a line feed (stored libraries rely
+        // on it to recognise a document added again).
+        let joined: String = texts.iter().map(|t| format!("{t}\n")).collect();
+        let expected = format!("{:032x}", xxhash_rust::xxh3::xxh3_128(joined.as_bytes()));
+        assert_eq!(doc.content_hash, expected);
+        let chars: Vec<u64> = doc.paragraphs.iter().map(|p| p.chars).collect();
+        assert_eq!(chars, [11, 25]);
+        assert_eq!(doc.paragraphs[0].simhash, fp.simhash(texts[0]));
     }
 
     #[test]

@@ -30,6 +30,9 @@ pub struct ParagraphPrint {
     pub simhash: u64,
     /// Winnowed shingle keys, sorted (see [`shingles::winnowed`]).
     pub shingles: Vec<u32>,
+    /// The paragraph's characters that are not white space (stored beside the fingerprints; counted in
+    /// the same pass).
+    pub chars: u64,
 }
 
 /// Computes fingerprints. Cheap to share: holds a tokenizer and the embedded IDF table.
@@ -80,10 +83,11 @@ impl Fingerprinter {
     /// Both fingerprints of a paragraph.
     pub fn paragraph(&self, paragraph: &str) -> ParagraphPrint {
         // One pass normalises the text for the segmenter and reads the units for the shingles.
-        let (units, normalized) = units_and_normalized(paragraph);
+        let read = units_and_normalized(paragraph);
         ParagraphPrint {
-            simhash: self.simhash_normalized(&normalized),
-            shingles: shingles::winnowed(&units),
+            simhash: self.simhash_normalized(&read.normalized),
+            shingles: shingles::winnowed(&read.units),
+            chars: read.non_ws_chars as u64,
         }
     }
 }

@@ -10,7 +10,7 @@ pub mod units;
 pub use normalize::{non_ws_chars, normalize};
 pub use paragraphs::split_plain_text;
 pub use tokens::Tokenizer;
-pub use units::{units, units_and_normalized, Unit};
+pub use units::{units, units_and_normalized, ReadParagraph, Unit};
 
 /// Clean one paragraph as read from a document: trim (including full-width indentation spaces) and turn
 /// internal line breaks and tabs into single spaces. The result is the text Tongwen stores and reports; all

@@ -23,19 +23,41 @@ pub struct Unit {
 
 /// Split a paragraph into units.
 pub fn units(text: &str) -> Vec<Unit> {
-    units_with(text, |_| {})
+    units_with(text, |_, _| {})
 }
 
-/// A paragraph's units and its normalised text (exactly [`super::normalize`]'s), from one pass over it.
-pub fn units_and_normalized(text: &str) -> (Vec<Unit>, String) {
+/// What one pass over a paragraph reads: its units, its normalised text and its size.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReadParagraph {
+    pub units: Vec<Unit>,
+    /// Exactly [`super::normalize`] of the paragraph.
+    pub normalized: String,
+    /// Exactly [`super::non_ws_chars`] of the paragraph.
+    pub non_ws_chars: usize,
+}
+
+/// A paragraph's units, normalised text and non-white-space character count, from one pass over it.
+pub fn units_and_normalized(text: &str) -> ReadParagraph {
     let mut normalized = String::with_capacity(text.len());
-    let units = units_with(text, |c| normalized.push(c));
-    (units, normalized)
+    let mut non_ws_chars = 0;
+    let units = units_with(text, |c, n| {
+        if let Some(n) = n {
+            normalized.push(n);
+        } else {
+            non_ws_chars += usize::from(!c.is_whitespace());
+        }
+    });
+    ReadParagraph {
+        units,
+        normalized,
+        non_ws_chars,
+    }
 }
 
-/// Units of `text`; `on_char` gets every normalised character in order.
+/// Units of `text`. `on_char` is called with each source character and `None`, then with
+/// `Some(normalised)` for each of its normalised characters, in order.
 #[inline(always)]
-fn units_with(text: &str, mut on_char: impl FnMut(char)) -> Vec<Unit> {
+fn units_with(text: &str, mut on_char: impl FnMut(char, Option<char>)) -> Vec<Unit> {
     let mut out = Vec::with_capacity(text.len() / 2);
     let mut word = String::new();
     let mut word_start = 0u32;
@@ -43,14 +65,15 @@ fn units_with(text: &str, mut on_char: impl FnMut(char)) -> Vec<Unit> {
     for (i, c) in text.chars().enumerate() {
         let i = i as u32;
         // Unified Han ideographs, the common case, are their own normalised form and a unit each.
+        on_char(c, None);
         if matches!(c as u32, 0x4E00..=0x9FFF) {
-            on_char(c);
+            on_char(c, Some(c));
             flush(&mut out, &mut word, word_start, word_end);
             out.push(cjk_unit(c, i));
             continue;
         }
         normalize_char(c, |n| {
-            on_char(n);
+            on_char(c, Some(n));
             if is_cjk(n) {
                 flush(&mut out, &mut word, word_start, word_end);
                 out.push(cjk_unit(n, i));
@@ -123,16 +146,21 @@ mod tests {
     }
 
     #[test]
-    fn one_pass_gives_the_same_units_and_normalised_text() {
+    fn one_pass_gives_the_same_units_normalised_text_and_size() {
         for text in [
             "",
             "用 Debian 打包，ｏｋ!",
             "ﬁle ㎏ Ⅻ 〇々〆 “引号”…… ＡＢＣ１２３ Ǆ İstanbul ß 한국어 カタカナ 𠀀",
             "\u{3000}\u{3000}第一行 第二行\t",
         ] {
-            let (u, n) = units_and_normalized(text);
-            assert_eq!(u, units(text), "{text:?}");
-            assert_eq!(n, super::super::normalize(text), "{text:?}");
+            let read = units_and_normalized(text);
+            assert_eq!(read.units, units(text), "{text:?}");
+            assert_eq!(read.normalized, super::super::normalize(text), "{text:?}");
+            assert_eq!(
+                read.non_ws_chars,
+                super::super::non_ws_chars(text),
+                "{text:?}"
+            );
         }
     }
 
