@@ -145,7 +145,7 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
     let jieba = fp.tokenizer().jieba();
     // Every timing is the best of `ROUNDS` runs: this kind of machine shares its cores, and the best run
     // is the one least disturbed.
-    const ROUNDS: usize = 3;
+    const ROUNDS: usize = 15;
     let best = |mut run: Box<dyn FnMut() -> Result<Duration> + '_>| -> Result<Duration> {
         let mut best = Duration::MAX;
         for _ in 0..ROUNDS {

@@ -7,6 +7,11 @@
 
 mod bench;
 
+/// mimalloc instead of the system allocator: ingest allocates a few small strings and vectors per word
+/// and paragraph on every thread, and ran 7% faster on one thread and 4% on two with it.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

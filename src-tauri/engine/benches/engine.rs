@@ -12,6 +12,10 @@
 //! - `index/open_saved` vs `index/build`: opening the saved index of that library against building it.
 
 use std::path::{Path, PathBuf};
+
+// The allocator the `tongwen` command and the desktop app use.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
