@@ -19,6 +19,14 @@ pub fn is_cjk(c: char) -> bool {
     )
 }
 
+/// Whether `c` is in a block of punctuation that has no letters or digits (general punctuation and most
+/// CJK symbols and punctuation: quotes, dashes, ellipses, full stops, brackets). Lets the letter tests
+/// skip Unicode's tables for the punctuation of Chinese text; a test checks every character it covers.
+#[inline]
+pub fn is_cjk_punctuation(c: char) -> bool {
+    matches!(c as u32, 0x2000..=0x206F | 0x3000..=0x3004 | 0x3008..=0x3020)
+}
+
 /// Normalise one character: NFKC, then lower case. Calls `emit` for each resulting character (usually
 /// one; a ligature or a compatibility character such as `㎏` gives several).
 #[inline]
@@ -119,6 +127,20 @@ mod tests {
             slow_normalize_char(c, |n| slow.push(n));
             assert_eq!(fast, slow, "U+{:04X}", c as u32);
         }
+    }
+
+    #[test]
+    fn cjk_punctuation_has_no_letters_or_digits() {
+        let ranges = [0x2000..=0x206F, 0x3000..=0x3004, 0x3008..=0x3020];
+        for c in ranges.into_iter().flatten().filter_map(char::from_u32) {
+            assert!(is_cjk_punctuation(c));
+            assert!(
+                !c.is_alphanumeric() && !c.is_alphabetic(),
+                "U+{:04X}",
+                c as u32
+            );
+        }
+        assert!(!is_cjk_punctuation('〇') && !is_cjk_punctuation('a') && !is_cjk_punctuation('软'));
     }
 
     #[test]

@@ -7,7 +7,7 @@
 use jieba_rs::Jieba;
 use rustc_hash::FxHashSet;
 
-use super::normalize::normalize;
+use super::normalize::{is_cjk_punctuation, normalize};
 
 const STOPWORDS_ZH: &str = include_str!("../../../../assets/stopwords/zh.txt");
 const STOPWORDS_EN: &str = include_str!("../../../../assets/stopwords/en.txt");
@@ -85,8 +85,9 @@ impl Tokenizer {
 /// A token is content when it has a letter or ideograph and is not only digits and punctuation.
 fn is_content(word: &str) -> bool {
     // Han ideographs first: they are most words, and `is_alphabetic` looks them up in a slow table.
-    word.chars()
-        .any(|c| matches!(c as u32, 0x4E00..=0x9FFF) || c.is_alphabetic())
+    word.chars().any(|c| {
+        matches!(c as u32, 0x4E00..=0x9FFF) || (!is_cjk_punctuation(c) && c.is_alphabetic())
+    })
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@
 
 use xxhash_rust::xxh3::xxh3_64;
 
-use super::normalize::{is_cjk, normalize_char};
+use super::normalize::{is_cjk, is_cjk_punctuation, normalize_char};
 
 /// One unit of a paragraph.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -77,7 +77,9 @@ fn units_with(text: &str, mut on_char: impl FnMut(char, Option<char>)) -> Vec<Un
             if is_cjk(n) {
                 flush(&mut out, &mut word, word_start, word_end);
                 out.push(cjk_unit(n, i));
-            } else if n.is_ascii_alphanumeric() || (!n.is_ascii() && n.is_alphanumeric()) {
+            } else if n.is_ascii_alphanumeric()
+                || (!n.is_ascii() && !is_cjk_punctuation(n) && n.is_alphanumeric())
+            {
                 if word.is_empty() {
                     word_start = i;
                 }
