@@ -513,21 +513,20 @@ fn doc_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<DocumentInfo> {
     })
 }
 
+// Both lookups run once per document added, so their statements are cached rather than parsed each time.
 fn document_by_id(conn: &Connection, id: i64) -> rusqlite::Result<Option<DocumentInfo>> {
-    conn.query_row(
-        &format!("SELECT {DOC_COLUMNS} FROM documents WHERE id = ?1"),
-        [id],
-        doc_row,
-    )
+    conn.prepare_cached(&format!(
+        "SELECT {DOC_COLUMNS} FROM documents WHERE id = ?1"
+    ))?
+    .query_row([id], doc_row)
     .optional()
 }
 
 fn find_by_hash(conn: &Connection, hash: &str) -> rusqlite::Result<Option<DocumentInfo>> {
-    conn.query_row(
-        &format!("SELECT {DOC_COLUMNS} FROM documents WHERE content_hash = ?1"),
-        [hash],
-        doc_row,
-    )
+    conn.prepare_cached(&format!(
+        "SELECT {DOC_COLUMNS} FROM documents WHERE content_hash = ?1"
+    ))?
+    .query_row([hash], doc_row)
     .optional()
 }
 
