@@ -10,6 +10,7 @@
 //!
 //! Synthetic paragraphs: see `tongwen_engine::check::synthetic`.
 
+use std::cell::Cell;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
@@ -91,6 +92,61 @@ fn resident() -> usize {
         .map_or(0, |kb| kb * 1024)
 }
 
+/// One timed run of a measurement.
+type Run<'a> = Box<dyn FnMut() -> Result<Duration> + 'a>;
+
+/// Raw jieba-rs `cut` (HMM on, as fingerprinting uses it) over `paragraphs` on `n_threads`.
+fn cut_run<'a>(
+    fp: &'a Fingerprinter,
+    paragraphs: &'a [String],
+    n_threads: usize,
+) -> Result<Run<'a>> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(n_threads)
+        .build()?;
+    let jieba = fp.tokenizer().jieba();
+    Ok(Box::new(move || {
+        let t = Instant::now();
+        let words: usize = pool.install(|| {
+            use rayon::prelude::*;
+            paragraphs
+                .par_iter()
+                .map(|p| jieba.cut(p, true).len())
+                .sum()
+        });
+        assert!(words > 0, "jieba cut nothing");
+        Ok(t.elapsed())
+    }))
+}
+
+/// The whole ingest of `files` into a new library at `db` on `n_threads`; records the paragraphs stored.
+fn ingest_run<'a>(
+    db: PathBuf,
+    n_threads: usize,
+    files: &'a [PathBuf],
+    opts: &'a ExtractOptions,
+    fp: &'a Fingerprinter,
+    n_paras: &'a Cell<usize>,
+) -> Result<Run<'a>> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(n_threads)
+        .build()?;
+    Ok(Box::new(move || {
+        for ext in ["", "-wal", "-shm", ".index"] {
+            let _ = std::fs::remove_file(format!("{}{ext}", db.display()));
+        }
+        let mut lib = Library::open(&db, fp)?;
+        let cancel = AtomicBool::new(false);
+        let t = Instant::now();
+        let out = pool.install(|| ingest::add_files(&mut lib, files, opts, fp, &cancel, |_| {}));
+        let elapsed = t.elapsed();
+        let added = out.iter().filter(|(_, r)| r.is_ok()).count();
+        assert_eq!(added, files.len(), "every corpus file is added");
+        n_paras.set(lib.totals()?.1 as usize);
+        Ok(elapsed)
+    }))
+}
+
 pub fn run(args: BenchArgs) -> Result<ExitCode> {
     let corpus = args
         .corpus
@@ -145,65 +201,51 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
         }
     }
     let text_bytes: usize = paragraphs.iter().map(String::len).sum();
-    let jieba = fp.tokenizer().jieba();
     // Every timing is the best of `ROUNDS` runs: this kind of machine shares its cores, and the best run
     // is the one least disturbed.
     const ROUNDS: usize = 15;
-    let best = |mut run: Box<dyn FnMut() -> Result<Duration> + '_>| -> Result<Duration> {
+    let best = |mut run: Run<'_>| -> Result<Duration> {
         let mut best = Duration::MAX;
         for _ in 0..ROUNDS {
             best = best.min(run()?);
         }
         Ok(best)
     };
-    let cut = |ps: &[String], n_threads: usize| -> Result<Duration> {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(n_threads)
-            .build()?;
-        best(Box::new(|| {
-            let t = Instant::now();
-            let words: usize = pool.install(|| {
-                use rayon::prelude::*;
-                ps.par_iter().map(|p| jieba.cut(p, true).len()).sum()
-            });
-            assert!(words > 0, "jieba cut nothing");
-            Ok(t.elapsed())
-        }))
-    };
-    let jieba_all = cut(&paragraphs, 1)?;
-    let jieba_all_n = cut(&paragraphs, threads)?;
     let zh_bytes: usize = zh_paragraphs.iter().map(String::len).sum();
-    let jieba_zh = cut(&zh_paragraphs, 1)?;
-    let jieba_zh_n = cut(&zh_paragraphs, threads)?;
-
-    let ingest_run = |n_threads: usize, name: &str, only_zh: bool| -> Result<(Duration, usize)> {
-        let db = work.join(format!("ingest-{name}.sqlite"));
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(n_threads)
-            .build()?;
-        let chosen = if only_zh { &zh_files } else { &files };
-        let mut n_paras = 0;
-        let elapsed = best(Box::new(|| {
-            for ext in ["", "-wal", "-shm", ".index"] {
-                let _ = std::fs::remove_file(format!("{}{ext}", db.display()));
-            }
-            let mut lib = Library::open(&db, &fp)?;
-            let cancel = AtomicBool::new(false);
-            let t = Instant::now();
-            let out =
-                pool.install(|| ingest::add_files(&mut lib, chosen, &opts, &fp, &cancel, |_| {}));
-            let elapsed = t.elapsed();
-            let added = out.iter().filter(|(_, r)| r.is_ok()).count();
-            assert_eq!(added, chosen.len(), "every corpus file is added");
-            n_paras = lib.totals()?.1 as usize;
-            Ok(elapsed)
-        }))?;
-        Ok((elapsed, n_paras))
+    // The runs take turns, round after round, so that a disturbance of the machine falls on all of them
+    // alike rather than on whichever ran at that moment; each keeps its best run.
+    let (n_paras, n_zh) = (Cell::new(0), Cell::new(0));
+    let ingest = |n_threads: usize, name: &str, chosen, n| {
+        ingest_run(
+            work.join(format!("ingest-{name}.sqlite")),
+            n_threads,
+            chosen,
+            &opts,
+            &fp,
+            n,
+        )
     };
-    let (one, n_paras) = ingest_run(1, "1", false)?;
-    let (all, _) = ingest_run(threads, "all", false)?;
-    let (one_zh, n_zh) = ingest_run(1, "zh1", true)?;
-    let (all_zh, _) = ingest_run(threads, "zhall", true)?;
+    let mut runs = vec![
+        cut_run(&fp, &paragraphs, 1)?,
+        cut_run(&fp, &paragraphs, threads)?,
+        cut_run(&fp, &zh_paragraphs, 1)?,
+        cut_run(&fp, &zh_paragraphs, threads)?,
+        ingest(1, "1", &files, &n_paras)?,
+        ingest(threads, "all", &files, &n_paras)?,
+        ingest(1, "zh1", &zh_files, &n_zh)?,
+        ingest(threads, "zhall", &zh_files, &n_zh)?,
+    ];
+    let mut bests = vec![Duration::MAX; runs.len()];
+    for _ in 0..ROUNDS {
+        for (run, best) in runs.iter_mut().zip(&mut bests) {
+            *best = (*best).min(run()?);
+        }
+    }
+    drop(runs);
+    let [jieba_all, jieba_all_n, jieba_zh, jieba_zh_n, one, all, one_zh, all_zh] = bests[..] else {
+        unreachable!("eight runs");
+    };
+    let (n_paras, n_zh) = (n_paras.get(), n_zh.get());
     println!("\n## Ingest ({} files, {n_paras} paragraphs, {:.2} MB of text; Chinese .txt: {n_zh} paragraphs, {:.2} MB; best of {ROUNDS} runs)", files.len(), mb(text_bytes), mb(zh_bytes));
     println!(
         "| stage | MB/s | paragraphs/s | per core vs jieba cut on 1 thread | vs jieba cut on the same threads | vs Python 0.74 MB/s |"
