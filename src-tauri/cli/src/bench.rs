@@ -1,8 +1,9 @@
 //! `tongwen bench`: speed and memory in one run, each figure beside its baseline measured in the same
 //! process.
 //!
-//! 1. Ingest: raw jieba-rs `cut` over the corpus text (the floor), then the whole ingest (read, extract,
-//!    tokens, fingerprints, SQLite) on one thread and on all threads.
+//! 1. Ingest: raw jieba-rs `cut` over the corpus text (the floor) and the whole ingest (read, extract,
+//!    tokens, fingerprints, SQLite), each on one thread and on all threads. The runs take turns for 15
+//!    rounds and each keeps its best, so the floor and the ingest see the same state of the machine.
 //! 2. Check: a library of the corpus's real paragraphs grown with synthetic paragraphs to each size; a
 //!    200-paragraph submission checked cold (open the library, load and index the fingerprints, check)
 //!    and warm (index in memory), verification included. Sizes above `--sqlite-max` are built in memory
