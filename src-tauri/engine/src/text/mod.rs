@@ -74,6 +74,22 @@ fn push_run(out: &mut String, run: &str, pending_space: &mut bool) {
     out.push_str(run);
 }
 
+/// Every string of up to `max_len` characters drawn from `alphabet` (for exhaustive tests of text scans).
+#[cfg(test)]
+pub(crate) fn all_strings(alphabet: &[char], max_len: u32) -> impl Iterator<Item = String> + '_ {
+    let n = alphabet.len();
+    (0..=max_len).flat_map(move |len| {
+        (0..n.pow(len)).map(move |mut code| {
+            let mut s = String::new();
+            for _ in 0..len {
+                s.push(alphabet[code % n]);
+                code /= n;
+            }
+            s
+        })
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -139,16 +155,9 @@ mod tests {
         ];
         let n = alphabet.len();
         let mut checked = 0;
-        for len in 0..=4u32 {
-            for mut code in 0..n.pow(len) {
-                let mut s = String::new();
-                for _ in 0..len {
-                    s.push(alphabet[code % n]);
-                    code /= n;
-                }
-                assert_eq!(clean_paragraph(&s), clean_reference(&s), "{s:?}");
-                checked += 1;
-            }
+        for s in all_strings(&alphabet, 4) {
+            assert_eq!(clean_paragraph(&s), clean_reference(&s), "{s:?}");
+            checked += 1;
         }
         let mut x = 0x9E37_79B9_7F4A_7C15u64;
         for _ in 0..2000 {

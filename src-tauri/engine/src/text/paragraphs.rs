@@ -534,16 +534,8 @@ mod tests {
             'a', '\n', '\r', '\u{0b}', '\u{0c}', '\u{2028}', '\u{2029}', '\u{2027}', '\u{202a}',
             '\u{201c}', '\u{2e80}', '软', '\u{85}',
         ];
-        let n = alphabet.len();
-        for len in 0..=4u32 {
-            for mut code in 0..n.pow(len) {
-                let mut s = String::new();
-                for _ in 0..len {
-                    s.push(alphabet[code % n]);
-                    code /= n;
-                }
-                assert_eq!(line_end(&s), s.find(seps), "{s:?}");
-            }
+        for s in super::super::all_strings(&alphabet, 4) {
+            assert_eq!(line_end(&s), s.find(seps), "{s:?}");
         }
     }
 
