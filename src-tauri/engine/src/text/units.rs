@@ -64,8 +64,8 @@ fn units_with(text: &str, mut on_char: impl FnMut(char, Option<char>)) -> Vec<Un
     let mut word_end = 0u32;
     for (i, c) in text.chars().enumerate() {
         let i = i as u32;
-        // Unified Han ideographs, the common case, are their own normalised form and a unit each.
         on_char(c, None);
+        // Unified Han ideographs, the common case, are their own normalised form and a unit each.
         if matches!(c as u32, 0x4E00..=0x9FFF) {
             on_char(c, Some(c));
             flush(&mut out, &mut word, word_start, word_end);
