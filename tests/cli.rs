@@ -359,3 +359,51 @@ fn output_closed_early_is_a_quiet_success() {
         assert_eq!(out.status.code(), Some(0), "{args:?}: {err}");
     }
 }
+
+/// Run `tongwen ARGS` with its output already closed by the reader, as `| true` leaves it.
+fn output_closed_at_once(s: &Sandbox, args: &[&str]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tongwen"))
+        .arg("--library")
+        .arg(s.library())
+        .args(args)
+        .env_remove("TONGWEN_LIBRARY")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run tongwen");
+    drop(child.stdout.take());
+    child.wait_with_output().expect("wait for tongwen")
+}
+
+#[test]
+fn output_closed_early_still_lists_failed_files_and_fails() {
+    let s = Sandbox::new();
+    library_with_sources(&s);
+    let good = s.write("in/good.txt", format!("{EN_2}\n"));
+    let broken = s.write("in/broken.docx", b"PK\x03\x04 this is not really a zip");
+    let (good, broken) = (good.to_str().unwrap(), broken.to_str().unwrap());
+    for args in [
+        vec!["check", good, broken, "--format", "json"],
+        vec!["library", "add", good, broken],
+    ] {
+        let out = output_closed_at_once(&s, &args);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(
+            err.lines()
+                .any(|l| l.contains("broken.docx") && l.contains("Word document")),
+            "{args:?}: {err}"
+        );
+        assert!(
+            !err.contains("Broken pipe") && !err.contains("panicked"),
+            "{args:?}: {err}"
+        );
+    }
+    // The add went through although nobody read its summary.
+    let list: Value = serde_json::from_str(&s.ok(&["library", "list", "--json"])).unwrap();
+    assert!(list
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|d| d["title"] == "good"));
+}

@@ -290,18 +290,28 @@ fn library_add(path: &Path, inputs: &[PathBuf], encoding: Option<String>) -> Res
     }
     let (docs, paras, _) = lib.totals()?;
     let mut out = io::stdout().lock();
-    writeln!(
+    let summary = writeln!(
         out,
         "added {added} document(s) ({paragraphs} paragraphs), {present} already present, {} failed; \
          library {} now has {docs} documents, {paras} paragraphs",
         failures.len(),
         path.display()
-    )?;
-    out.flush()?;
-    report_failures(&failures)
+    )
+    .and_then(|()| out.flush());
+    report_failures(summary, &failures)
 }
 
-fn report_failures(failures: &[tongwen_engine::Error]) -> Result<ExitCode> {
+/// List the files that could not be used (on standard error) and give the exit code: failure if there
+/// were any. `written` is how writing the command's output went: a reader that stopped reading early
+/// (`| head`) does not hide the failures or their exit code; any other write error is the command's error.
+fn report_failures(
+    written: io::Result<()>,
+    failures: &[tongwen_engine::Error],
+) -> Result<ExitCode> {
+    match written {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => return Err(e.into()),
+        _ => {}
+    }
     if failures.is_empty() {
         return Ok(ExitCode::SUCCESS);
     }
@@ -424,18 +434,19 @@ fn check_cmd(
         Format::Json => report.to_json() + "\n",
         Format::Html => report::html::render(&report),
     };
-    match output {
+    let written = match output {
         Some(out) => {
             write_atomically(&out, rendered.as_bytes())?;
             eprintln!("report written to {}", out.display());
+            Ok(())
         }
         None => {
             let mut out = io::stdout().lock();
-            out.write_all(rendered.as_bytes())?;
-            out.flush()?;
+            out.write_all(rendered.as_bytes())
+                .and_then(|()| out.flush())
         }
-    }
-    report_failures(&failures)
+    };
+    report_failures(written, &failures)
 }
 
 /// Write a file through a temporary sibling and a rename, so a failed write never leaves half a report.
