@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use serde::{Deserialize, Serialize};
 use tongwen_engine::check::Index;
 use tongwen_engine::fingerprint::Fingerprinter;
-use tongwen_engine::library::Library;
+use tongwen_engine::library::{Generation, Library};
 use tongwen_engine::report::CheckedDocument;
 
 use crate::error::{Code, CommandError, CommandResult};
@@ -29,8 +29,9 @@ pub struct Settings {
 /// The library and what is derived from it.
 pub struct Store {
     pub library: Library,
-    /// Built on first check after a change; `None` when stale.
-    pub index: Option<Arc<Index>>,
+    /// Built on first check after a change, with the library generation it was built for; `None` when
+    /// the app itself changed the library.
+    pub index: Option<(Generation, Arc<Index>)>,
 }
 
 /// Everything the commands share.
@@ -110,14 +111,19 @@ impl AppState {
         std::fs::rename(&tmp, &self.settings_file).map_err(io)
     }
 
-    /// The index of the current library, built if stale.
+    /// The index of the current library, built (or read from its saved index) if stale. The library's
+    /// generation is compared on every call, so a change made outside the app, by the `tongwen` command
+    /// or another window, is seen by the next check.
     pub fn index(&self) -> CommandResult<Arc<Index>> {
         let mut store = lock(&self.store)?;
-        if let Some(index) = &store.index {
-            return Ok(Arc::clone(index));
+        let generation = store.library.generation()?;
+        if let Some((built_for, index)) = &store.index {
+            if *built_for == generation {
+                return Ok(Arc::clone(index));
+            }
         }
         let index = Arc::new(Index::open(&store.library)?);
-        store.index = Some(Arc::clone(&index));
+        store.index = Some((generation, Arc::clone(&index)));
         Ok(index)
     }
 }

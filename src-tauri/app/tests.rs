@@ -238,3 +238,40 @@ fn the_sample_gives_a_real_report() {
         3
     );
 }
+
+#[test]
+fn a_library_change_made_outside_the_app_is_seen_by_the_next_check() {
+    let t = app();
+    t.file("lib/zh.txt", format!("{ZH}\n"));
+    let folder = t.dir.path().join("lib").display().to_string();
+    t.call(
+        "library_add",
+        json!({"paths": [folder], "onProgress": CHANNEL}),
+    )
+    .unwrap();
+    let sub = t.file("sub.txt", format!("{ZH}\n\n{EN}\n"));
+    let check = |t: &TestApp| {
+        t.call("check", json!({"paths": [&sub], "onProgress": CHANNEL}))
+            .unwrap()
+    };
+    let before = check(&t);
+    assert_eq!(before["documents"][0]["paragraphs"][0]["flagged"], true);
+    assert_eq!(before["documents"][0]["paragraphs"][1]["flagged"], false);
+
+    // Another process (the `tongwen` command) adds the English source to the same library file.
+    let settings = t.call("settings_get", json!({})).unwrap();
+    let path = std::path::PathBuf::from(settings["library_path"].as_str().unwrap());
+    let en = t.file("other/en.txt", format!("{EN}\n"));
+    let fp = tongwen_engine::fingerprint::Fingerprinter::new();
+    let mut outside = tongwen_engine::library::Library::open(&path, &fp).unwrap();
+    let doc =
+        tongwen_engine::ingest::prepare_file(std::path::Path::new(&en), &Default::default(), &fp)
+            .unwrap();
+    outside.add(&doc).unwrap();
+    drop(outside);
+
+    let after = check(&t);
+    let paras = &after["documents"][0]["paragraphs"];
+    assert_eq!(paras[0]["flagged"], true, "{after}");
+    assert_eq!(paras[1]["flagged"], true, "{after}");
+}

@@ -65,6 +65,11 @@ async function boot() {
   initCheckView({ refreshLibrary });
   initSettingsView({ onSaved: onSettingsSaved });
   showTab('library');
+  // The `tongwen` command may change the same library while the app is open: list it afresh whenever the
+  // Library tab is shown again.
+  store.on('tab', (tab) => {
+    if (tab === 'library') refreshLibrary().catch(showError);
+  });
   listenForDrops();
 
   try {

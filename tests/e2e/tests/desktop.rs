@@ -47,6 +47,14 @@ fn app_binary() -> PathBuf {
         .expect("target dir")
 }
 
+/// The `tongwen` command, built beside the app (`cargo build -p tongwen-cli`).
+fn cli_binary() -> PathBuf {
+    if let Some(p) = std::env::var_os("TONGWEN_CLI_BIN") {
+        return PathBuf::from(p);
+    }
+    app_binary().with_file_name("tongwen")
+}
+
 fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
@@ -245,6 +253,53 @@ async fn scenario(driver: &WebDriver, home: &Path) -> WebDriverResult<()> {
     })
     .await?;
     screenshot(driver, "02-library").await;
+
+    // The `tongwen` command adds a document to the same library while the app is open; the list shows it
+    // when the Library tab is opened again.
+    let rows = driver
+        .find_all(By::Css("#library-table tr[data-id]"))
+        .await?
+        .len();
+    driver.find(By::Id("tab-settings")).await?.click().await?;
+    let library_path = driver
+        .find(By::Id("settings-library-path"))
+        .await?
+        .prop("value")
+        .await?
+        .unwrap_or_default();
+    assert!(
+        !library_path.is_empty(),
+        "the settings show the library path"
+    );
+    let extra = home.join("added-by-the-command.txt");
+    std::fs::write(
+        &extra,
+        "这一段由命令行工具在应用打开时加入同一个文献库，应用再次打开文献库页面时应当看到它。\n",
+    )
+    .expect("write the extra document");
+    let cli = cli_binary();
+    assert!(cli.is_file(), "build the command first: {}", cli.display());
+    let added = Command::new(&cli)
+        .arg("--library")
+        .arg(&library_path)
+        .args(["library", "add"])
+        .arg(&extra)
+        .output()
+        .expect("run tongwen");
+    assert!(
+        added.status.success(),
+        "{}",
+        String::from_utf8_lossy(&added.stderr)
+    );
+    driver.find(By::Id("tab-library")).await?.click().await?;
+    wait_for("the document the command added", || async {
+        Ok(driver
+            .find_all(By::Css("#library-table tr[data-id]"))
+            .await?
+            .len()
+            == rows + 1)
+    })
+    .await?;
 
     // Check a submission.
     driver.find(By::Id("tab-check")).await?.click().await?;
