@@ -315,9 +315,9 @@ fn a_submission_that_cannot_be_read_is_reported_not_scored_as_zero() {
     assert!(stderr(&out).contains("empty.txt: the file is empty"));
 }
 
-/// Run `tongwen ARGS`, read the first line of its output and close the pipe, as `| head -1` does.
-fn first_line_then_close(s: &Sandbox, args: &[&str]) -> (String, Output) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tongwen"))
+/// Start `tongwen ARGS` on the sandbox's library with its output and errors piped to the test.
+fn spawn_piped(s: &Sandbox, args: &[&str]) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_tongwen"))
         .arg("--library")
         .arg(s.library())
         .args(args)
@@ -325,7 +325,12 @@ fn first_line_then_close(s: &Sandbox, args: &[&str]) -> (String, Output) {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("run tongwen");
+        .expect("run tongwen")
+}
+
+/// Run `tongwen ARGS`, read the first line of its output and close the pipe, as `| head -1` does.
+fn first_line_then_close(s: &Sandbox, args: &[&str]) -> (String, Output) {
+    let mut child = spawn_piped(s, args);
     let mut first = String::new();
     let stdout = child.stdout.take().expect("piped stdout");
     BufReader::new(stdout)
@@ -362,15 +367,7 @@ fn output_closed_early_is_a_quiet_success() {
 
 /// Run `tongwen ARGS` with its output already closed by the reader, as `| true` leaves it.
 fn output_closed_at_once(s: &Sandbox, args: &[&str]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tongwen"))
-        .arg("--library")
-        .arg(s.library())
-        .args(args)
-        .env_remove("TONGWEN_LIBRARY")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run tongwen");
+    let mut child = spawn_piped(s, args);
     drop(child.stdout.take());
     child.wait_with_output().expect("wait for tongwen")
 }
