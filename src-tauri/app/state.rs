@@ -28,10 +28,24 @@ pub struct Settings {
 
 /// The library and what is derived from it.
 pub struct Store {
-    pub library: Library,
+    /// The open library, or why the one the settings name could not be opened (a damaged file, a newer
+    /// schema, a folder that cannot be written): the app still starts, every library command answers with
+    /// that error, and Settings can point it at another location.
+    pub library: Result<Library, CommandError>,
     /// Built on first check after a change, with the library generation it was built for; `None` when
     /// the app itself changed the library.
     pub index: Option<(Generation, Arc<Index>)>,
+}
+
+impl Store {
+    /// The open library, or the error that kept it closed.
+    pub fn library(&self) -> CommandResult<&Library> {
+        self.library.as_ref().map_err(Clone::clone)
+    }
+
+    pub fn library_mut(&mut self) -> CommandResult<&mut Library> {
+        self.library.as_mut().map_err(|e| e.clone())
+    }
 }
 
 /// Everything the commands share.
@@ -59,7 +73,8 @@ pub fn lock<T>(m: &Mutex<T>) -> CommandResult<MutexGuard<'_, T>> {
 }
 
 impl AppState {
-    /// Load settings (or defaults) and open the library they name.
+    /// Load settings (or defaults) and open the library they name. A library that cannot be opened does not
+    /// stop the app (see [`Store::library`]).
     pub fn load(config_dir: &Path, data_dir: &Path) -> CommandResult<AppState> {
         let settings_file = config_dir.join("settings.json");
         let settings = std::fs::read(&settings_file)
@@ -75,7 +90,8 @@ impl AppState {
                 language: None,
             });
         let fingerprinter = Arc::new(Fingerprinter::new());
-        let library = Library::open(Path::new(&settings.library_path), &fingerprinter)?;
+        let library = Library::open(Path::new(&settings.library_path), &fingerprinter)
+            .map_err(CommandError::from);
         Ok(AppState {
             fingerprinter,
             store: Mutex::new(Store {
@@ -116,13 +132,13 @@ impl AppState {
     /// or another window, is seen by the next check.
     pub fn index(&self) -> CommandResult<Arc<Index>> {
         let mut store = lock(&self.store)?;
-        let generation = store.library.generation()?;
+        let generation = store.library()?.generation()?;
         if let Some((built_for, index)) = &store.index {
             if *built_for == generation {
                 return Ok(Arc::clone(index));
             }
         }
-        let index = Arc::new(Index::open(&store.library)?);
+        let index = Arc::new(Index::open(store.library()?)?);
         store.index = Some((generation, Arc::clone(&index)));
         Ok(index)
     }

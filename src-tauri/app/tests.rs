@@ -23,7 +23,11 @@ struct TestApp {
 }
 
 fn app() -> TestApp {
-    let dir = tempfile::tempdir().unwrap();
+    app_in(tempfile::tempdir().unwrap())
+}
+
+/// The app with its config and data folders in `dir` (which may already hold a library).
+fn app_in(dir: tempfile::TempDir) -> TestApp {
     let state = AppState::load(&dir.path().join("config"), &dir.path().join("data")).unwrap();
     let app = configure(mock_builder(), Some(state))
         .build(mock_context(noop_assets()))
@@ -274,4 +278,58 @@ fn a_library_change_made_outside_the_app_is_seen_by_the_next_check() {
     let paras = &after["documents"][0]["paragraphs"];
     assert_eq!(paras[0]["flagged"], true, "{after}");
     assert_eq!(paras[1]["flagged"], true, "{after}");
+}
+
+#[test]
+fn a_library_that_cannot_be_opened_is_reported_and_another_can_be_chosen() {
+    let dir = tempfile::tempdir().unwrap();
+    let damaged = dir
+        .path()
+        .join("data")
+        .join(tongwen_engine::library::DEFAULT_FILE_NAME);
+    std::fs::create_dir_all(damaged.parent().unwrap()).unwrap();
+    std::fs::write(
+        &damaged,
+        b"this is not an SQLite database, just text ".repeat(200),
+    )
+    .unwrap();
+    // The app starts anyway.
+    let t = app_in(dir);
+    let settings = t.call("settings_get", json!({})).unwrap();
+    assert_eq!(settings["library_path"], damaged.display().to_string());
+    let sub = t.file("sub.txt", format!("{EN}\n"));
+    for (cmd, args) in [
+        ("library_list", json!({})),
+        (
+            "library_add",
+            json!({"paths": [&sub], "onProgress": CHANNEL}),
+        ),
+        ("library_remove", json!({"ids": [1]})),
+        ("check", json!({"paths": [&sub], "onProgress": CHANNEL})),
+    ] {
+        let err = t.call(cmd, args).unwrap_err();
+        assert_eq!(err["code"], "library", "{cmd}: {err}");
+        let message = err["message"].as_str().unwrap();
+        assert!(message.contains("library.sqlite"), "{cmd}: {message}");
+    }
+    // Nothing was written over the damaged file.
+    assert!(std::fs::read(&damaged)
+        .unwrap()
+        .starts_with(b"this is not an SQLite"));
+
+    // Settings point the app at another library, which then works.
+    let other = t.dir.path().join("fresh/lib.sqlite").display().to_string();
+    let new = json!({"library_path": other, "threshold": 0.3, "language": null});
+    t.call("settings_set", json!({"settings": new})).unwrap();
+    assert_eq!(t.call("library_list", json!({})).unwrap(), json!([]));
+    let folder = t.file("lib/en.txt", format!("{EN}\n"));
+    t.call(
+        "library_add",
+        json!({"paths": [folder], "onProgress": CHANNEL}),
+    )
+    .unwrap();
+    let report = t
+        .call("check", json!({"paths": [&sub], "onProgress": CHANNEL}))
+        .unwrap();
+    assert_eq!(report["documents"][0]["paragraphs"][0]["flagged"], true);
 }

@@ -40,7 +40,7 @@ pub struct AddSummary {
 
 #[tauri::command]
 pub fn library_list(state: State<'_, AppState>) -> CommandResult<Vec<DocumentInfo>> {
-    Ok(lock(&state.store)?.library.list()?)
+    Ok(lock(&state.store)?.library()?.list()?)
 }
 
 #[tauri::command]
@@ -66,6 +66,8 @@ pub fn add_paths<R: Runtime>(
     on_progress: &Channel<Progress>,
 ) -> CommandResult<AddSummary> {
     let state = app.state::<AppState>();
+    // A library that could not be opened is reported before any file is read.
+    lock(&state.store)?.library()?;
     state.cancel.store(false, Ordering::Relaxed);
     let fingerprinter = Arc::clone(&state.fingerprinter);
     let (files, errors) = ingest::collect_files(&paths);
@@ -90,7 +92,11 @@ pub fn add_paths<R: Runtime>(
         },
         |docs| {
             let mut store = lock(&state.store).map_err(|_| tongwen_engine::Error::Cancelled)?;
-            let outcomes = store.library.add_batch(docs)?;
+            let library = store
+                .library
+                .as_mut()
+                .map_err(|_| tongwen_engine::Error::Internal("the library was closed"))?;
+            let outcomes = library.add_batch(docs)?;
             if outcomes.iter().any(|o| matches!(o, AddOutcome::Added(_))) {
                 store.index = None;
             }
@@ -125,7 +131,7 @@ pub fn library_remove(
     ids: Vec<i64>,
 ) -> CommandResult<Vec<DocumentInfo>> {
     let mut store = lock(&state.store)?;
-    let removed = store.library.remove(&ids)?;
+    let removed = store.library_mut()?.remove(&ids)?;
     store.index = None;
     Ok(removed)
 }

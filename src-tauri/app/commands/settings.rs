@@ -30,10 +30,11 @@ pub fn settings_set(state: State<'_, AppState>, settings: Settings) -> CommandRe
         }
     }
     let mut current = lock(&state.settings)?;
-    if settings.library_path != current.library_path {
+    // A library that could not be opened is tried again even at the same place (the file may be fixed).
+    if settings.library_path != current.library_path || lock(&state.store)?.library.is_err() {
         let library = Library::open(Path::new(&settings.library_path), &state.fingerprinter)?;
         let mut store = lock(&state.store)?;
-        store.library = library;
+        store.library = Ok(library);
         store.index = None;
     }
     state.save_settings(&settings)?;
