@@ -164,6 +164,14 @@ mod tests {
                 "{text:?}"
             );
         }
+        // The pass's own count: every character, alone and between others, against `char::is_whitespace`.
+        for c in (0..=0x10FFFF).filter_map(char::from_u32) {
+            let expected = usize::from(!c.is_whitespace());
+            let alone = units_and_normalized(&format!("{c}")).non_ws_chars;
+            assert_eq!(alone, expected, "U+{:04X}", c as u32);
+            let between = units_and_normalized(&format!("x{c}软")).non_ws_chars;
+            assert_eq!(between, expected + 2, "U+{:04X}", c as u32);
+        }
     }
 
     #[test]
