@@ -1,6 +1,6 @@
 //! Helpers shared by the integration tests.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Output};
 
 /// A temporary directory with a library inside.
@@ -58,18 +58,9 @@ pub fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
-/// `../shared/eval-dev` next to the repository, or `$TONGWEN_EVAL_DEV`.
+/// The eval-dev benchmark, when present (found by `tongwen-testdata`, the one place that looks it up).
 pub fn eval_dev() -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os("TONGWEN_EVAL_DEV") {
-        return Some(PathBuf::from(p));
-    }
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    [
-        root.join("../shared/eval-dev"),
-        PathBuf::from("/work/shared/eval-dev"),
-    ]
-    .into_iter()
-    .find(|p| p.join("truth.json").is_file())
+    tongwen_testdata::eval_dev()
 }
 
 /// A .docx with these paragraphs (made with docx-rs, as Word would store them).

@@ -168,15 +168,7 @@ async fn stub_dialog(driver: &WebDriver, answer: serde_json::Value) -> WebDriver
 }
 
 fn eval_dev() -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os("TONGWEN_EVAL_DEV") {
-        return Some(PathBuf::from(p));
-    }
-    [
-        repo().join("../shared/eval-dev"),
-        PathBuf::from("/work/shared/eval-dev"),
-    ]
-    .into_iter()
-    .find(|p| p.join("truth.json").is_file())
+    tongwen_testdata::eval_dev()
 }
 
 /// The library and submission the test uses: eval-dev documents when present (so the screenshots show a

@@ -760,12 +760,9 @@ mod tests {
         out
     }
 
+    /// The eval-dev folder, or a path that does not exist (the tests then skip).
     fn eval_dev_dir() -> std::path::PathBuf {
-        std::env::var_os("TONGWEN_EVAL_DEV")
-            .map(std::path::PathBuf::from)
-            .unwrap_or_else(|| {
-                std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/eval-dev")
-            })
+        tongwen_testdata::eval_dev().unwrap_or_default()
     }
 
     /// Hard-wrapping the eval-dev library paragraphs (at 60, 72 and 80 columns; with blank lines

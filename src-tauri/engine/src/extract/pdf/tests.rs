@@ -344,18 +344,7 @@ fn random_garbage_does_not_panic() {
 // ---- The development benchmark -------------------------------------------------------------------------
 
 fn eval_dev() -> Option<PathBuf> {
-    let dir = std::env::var_os("TONGWEN_EVAL_DEV")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/eval-dev"));
-    if dir.join("truth.json").is_file() {
-        Some(dir)
-    } else {
-        eprintln!(
-            "skipping: no benchmark at {} (set TONGWEN_EVAL_DEV)",
-            dir.display()
-        );
-        None
-    }
+    tongwen_testdata::eval_dev()
 }
 
 fn load_truth(dir: &Path) -> serde_json::Value {
