@@ -1,16 +1,18 @@
-//! Errors as they cross into the web view: `{code, message}` with a small closed set of codes the UI
-//! branches on.
+//! Errors as they cross into the web view: `{code, kind, message, path?, params}`. `code` is a small closed
+//! set the UI branches on (the banner's title); `kind`, `path` and `params` let the UI say what happened in
+//! its own language (engine [`ErrorInfo`]); `message` is the English sentence, the fallback.
 
 use serde::Serialize;
+use tongwen_engine::error::{ErrorInfo, ErrorKind};
 use tongwen_engine::Error as EngineError;
 
 /// What kind of failure, for the UI.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Code {
-    /// A file could not be read (the message names it and the cause).
+    /// A file could not be read (the message names it and the cause), or a setting is out of range.
     BadInput,
-    /// The library database failed.
+    /// The library database failed, is missing or must be updated.
     Library,
     /// Something asked for does not exist (a document id, a report before any check).
     NotFound,
@@ -24,14 +26,21 @@ pub enum Code {
 #[derive(Debug, Clone, Serialize)]
 pub struct CommandError {
     pub code: Code,
-    pub message: String,
+    #[serde(flatten)]
+    pub info: ErrorInfo,
 }
 
 impl CommandError {
-    pub fn new(code: Code, message: impl Into<String>) -> Self {
+    /// An error of the app itself (not from the engine).
+    pub fn new(code: Code, kind: ErrorKind, message: impl Into<String>) -> Self {
         CommandError {
             code,
-            message: message.into(),
+            info: ErrorInfo {
+                kind,
+                message: message.into(),
+                path: None,
+                params: Default::default(),
+            },
         }
     }
 }
@@ -40,19 +49,25 @@ impl From<EngineError> for CommandError {
     fn from(e: EngineError) -> Self {
         let code = match &e {
             EngineError::Io { .. } | EngineError::Extract { .. } => Code::BadInput,
-            EngineError::Database { .. } | EngineError::SchemaTooNew { .. } => Code::Library,
+            EngineError::InvalidSetting { .. } => Code::BadInput,
+            EngineError::Database { .. }
+            | EngineError::SchemaTooNew { .. }
+            | EngineError::NoLibrary { .. }
+            | EngineError::NeedsUpgrade { .. } => Code::Library,
             EngineError::NoSuchDocument(_) => Code::NotFound,
             EngineError::Cancelled => Code::Cancelled,
-            EngineError::InvalidSetting(_) => Code::BadInput,
             EngineError::Internal(_) => Code::Internal,
         };
-        CommandError::new(code, e.to_string())
+        CommandError {
+            code,
+            info: e.info(),
+        }
     }
 }
 
 impl std::fmt::Display for CommandError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.message)
+        f.write_str(&self.info.message)
     }
 }
 

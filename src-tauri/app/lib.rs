@@ -22,6 +22,8 @@ pub fn configure<R: tauri::Runtime>(
             .plugin(tauri_plugin_dialog::init())
             .invoke_handler(tauri::generate_handler![
                 commands::library::library_list,
+                commands::library::library_status,
+                commands::library::library_upgrade,
                 commands::library::library_add,
                 commands::library::library_remove,
                 commands::library::cancel,

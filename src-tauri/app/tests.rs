@@ -99,6 +99,7 @@ fn add_list_check_refilter_export_remove() {
     let failed = summary["failed"].as_array().unwrap();
     assert_eq!(failed.len(), 1);
     assert!(failed[0]["path"].as_str().unwrap().ends_with("broken.docx"));
+    assert_eq!(failed[0]["kind"], "corrupt_docx");
     let message = failed[0]["message"].as_str().unwrap();
     assert!(
         message.contains("broken.docx") && message.contains("Word"),
@@ -145,6 +146,18 @@ fn add_list_check_refilter_export_remove() {
     let html = std::fs::read_to_string(&out).unwrap();
     assert!(html.contains("&lt;img src=x onerror=alert(1)&gt;"));
     assert!(!html.contains("<script") && !html.contains("<img"));
+    assert!(html.contains("similarity report") && !html.contains("检测报告"));
+    // The page follows the UI language.
+    t.call(
+        "export_html",
+        json!({"path": out.display().to_string(), "threshold": 0.3, "lang": "zh"}),
+    )
+    .unwrap();
+    let html = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        html.contains("<html lang=\"zh-CN\">") && html.contains("复制比"),
+        "{html}"
+    );
 
     let ids: Vec<i64> = list
         .as_array()
@@ -173,14 +186,36 @@ fn errors_cross_as_code_and_message() {
     let e = t.call("library_remove", json!({"ids": [42]})).unwrap_err();
     assert_eq!(
         e,
-        json!({"code": "not_found", "message": "no document with id 42 in the library"})
+        json!({"code": "not_found", "kind": "no_such_document",
+               "message": "no document with id 42 in the library", "params": {"id": 42}})
     );
+    // Checking before any library exists says so, naming the library.
     let missing = t.dir.path().join("nope.txt").display().to_string();
     let e = t
-        .call("check", json!({"paths": [missing], "onProgress": CHANNEL}))
+        .call("check", json!({"paths": [&missing], "onProgress": CHANNEL}))
         .unwrap_err();
-    assert_eq!(e["code"], "bad_input");
-    assert!(e["message"].as_str().unwrap().contains("nope.txt"));
+    assert_eq!(
+        (&e["code"], &e["kind"]),
+        (&json!("library"), &json!("library_missing"))
+    );
+    assert!(
+        e["path"].as_str().unwrap().ends_with("library.sqlite"),
+        "{e}"
+    );
+    // With a library, a file that cannot be read is in the report with its kind, not a dead end.
+    t.file("lib/en.txt", format!("{EN}\n"));
+    let folder = t.dir.path().join("lib").display().to_string();
+    t.call(
+        "library_add",
+        json!({"paths": [folder], "onProgress": CHANNEL}),
+    )
+    .unwrap();
+    let report = t
+        .call("check", json!({"paths": [&missing], "onProgress": CHANNEL}))
+        .unwrap();
+    let info = &report["documents"][0]["error_info"];
+    assert_eq!(info["kind"], "file_not_found");
+    assert_eq!(info["path"], json!(missing));
     let mut s = t.call("settings_get", json!({})).unwrap();
     s["threshold"] = json!(1.5);
     let e = t.call("settings_set", json!({"settings": s})).unwrap_err();
@@ -267,7 +302,7 @@ fn a_library_change_made_outside_the_app_is_seen_by_the_next_check() {
     let path = std::path::PathBuf::from(settings["library_path"].as_str().unwrap());
     let en = t.file("other/en.txt", format!("{EN}\n"));
     let fp = tongwen_engine::fingerprint::Fingerprinter::new();
-    let mut outside = tongwen_engine::library::Library::open(&path, &fp).unwrap();
+    let mut outside = tongwen_engine::library::Library::open(&path).unwrap();
     let doc =
         tongwen_engine::ingest::prepare_file(std::path::Path::new(&en), &Default::default(), &fp)
             .unwrap();

@@ -1,19 +1,18 @@
-//! Library commands: list, add (files or folders, with progress and cancel), remove.
+//! Library commands: list, status, upgrade, add (files or folders, with progress and cancel), remove.
 
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
-use std::sync::Arc;
 
 use serde::Serialize;
 use tauri::ipc::Channel;
 use tauri::{AppHandle, Manager, Runtime, State};
-use tongwen_engine::extract::ExtractOptions;
-use tongwen_engine::ingest;
+use tongwen_engine::engine::{LibraryStatus, ReadOptions};
+use tongwen_engine::error::ErrorInfo;
 use tongwen_engine::library::{AddOutcome, DocumentInfo};
 
-use super::{blocking, Progress};
+use super::{blocking, forward, Progress};
 use crate::error::CommandResult;
-use crate::state::{lock, AppState};
+use crate::state::AppState;
 
 /// A document whose content was already in the library.
 #[derive(Debug, Serialize)]
@@ -22,11 +21,11 @@ pub struct Present {
     pub existing: DocumentInfo,
 }
 
-/// A file that could not be added, and why.
+/// A file that could not be added, and why (`{path, message, kind, params}`).
 #[derive(Debug, Serialize)]
 pub struct Failed {
-    pub path: String,
-    pub message: String,
+    #[serde(flatten)]
+    pub info: ErrorInfo,
 }
 
 /// What an add did.
@@ -40,7 +39,28 @@ pub struct AddSummary {
 
 #[tauri::command]
 pub fn library_list(state: State<'_, AppState>) -> CommandResult<Vec<DocumentInfo>> {
-    Ok(lock(&state.store)?.library()?.list()?)
+    Ok(state.engine()?.list()?)
+}
+
+#[tauri::command]
+pub fn library_status(state: State<'_, AppState>) -> CommandResult<LibraryStatus> {
+    Ok(state.engine()?.status()?)
+}
+
+/// Re-fingerprint a library made by an older Tongwen (progress counts paragraphs).
+#[tauri::command]
+pub async fn library_upgrade<R: Runtime>(
+    app: AppHandle<R>,
+    on_progress: Channel<Progress>,
+) -> CommandResult<LibraryStatus> {
+    blocking(move || {
+        let state = app.state::<AppState>();
+        state.cancel.store(false, Ordering::Relaxed);
+        Ok(state
+            .engine()?
+            .upgrade(&mut forward(&on_progress), &state.cancel)?)
+    })
+    .await
 }
 
 #[tauri::command]
@@ -50,11 +70,8 @@ pub async fn library_add<R: Runtime>(
     on_progress: Channel<Progress>,
 ) -> CommandResult<AddSummary> {
     blocking(move || {
-        add_paths(
-            &app,
-            paths.into_iter().map(PathBuf::from).collect(),
-            &on_progress,
-        )
+        let paths: Vec<PathBuf> = paths.into_iter().map(PathBuf::from).collect();
+        add_paths(&app, &paths, &on_progress)
     })
     .await
 }
@@ -62,59 +79,29 @@ pub async fn library_add<R: Runtime>(
 /// Add files and folders; shared by `library_add` and the demo.
 pub fn add_paths<R: Runtime>(
     app: &AppHandle<R>,
-    paths: Vec<PathBuf>,
+    paths: &[PathBuf],
     on_progress: &Channel<Progress>,
 ) -> CommandResult<AddSummary> {
     let state = app.state::<AppState>();
-    // A library that could not be opened is reported before any file is read.
-    lock(&state.store)?.library()?;
     state.cancel.store(false, Ordering::Relaxed);
-    let fingerprinter = Arc::clone(&state.fingerprinter);
-    let (files, errors) = ingest::collect_files(&paths);
-    let mut summary = AddSummary::default();
-    for e in errors {
-        summary.failed.push(Failed {
-            path: String::new(),
-            message: e.to_string(),
-        });
-    }
-    let outcomes = ingest::add_files_with(
-        &files,
-        &ExtractOptions::default(),
-        &fingerprinter,
+    let run = state.engine()?.add(
+        paths,
+        &ReadOptions::default(),
+        &mut forward(on_progress),
         &state.cancel,
-        |p| {
-            let _ = on_progress.send(Progress {
-                done: p.done,
-                total: p.total,
-                path: p.path.display().to_string(),
-            });
-        },
-        |docs| {
-            let mut store = lock(&state.store).map_err(|_| tongwen_engine::Error::Cancelled)?;
-            let library = store
-                .library
-                .as_mut()
-                .map_err(|_| tongwen_engine::Error::Internal("the library was closed"))?;
-            let outcomes = library.add_batch(docs)?;
-            if outcomes.iter().any(|o| matches!(o, AddOutcome::Added(_))) {
-                store.index = None;
-            }
-            Ok(outcomes)
-        },
-    );
-    summary.cancelled = outcomes.len() < files.len();
-    for (path, outcome) in outcomes {
-        let path = path.display().to_string();
+    )?;
+    let mut summary = AddSummary {
+        cancelled: run.cancelled,
+        ..AddSummary::default()
+    };
+    for (path, outcome) in run.outcomes {
         match outcome {
             Ok(AddOutcome::Added(d)) => summary.added.push(d),
-            Ok(AddOutcome::AlreadyPresent(existing)) => {
-                summary.present.push(Present { path, existing })
-            }
-            Err(e) => summary.failed.push(Failed {
-                path,
-                message: e.to_string(),
+            Ok(AddOutcome::AlreadyPresent(existing)) => summary.present.push(Present {
+                path: path.display().to_string(),
+                existing,
             }),
+            Err(e) => summary.failed.push(Failed { info: e.info() }),
         }
     }
     Ok(summary)
@@ -130,8 +117,5 @@ pub fn library_remove(
     state: State<'_, AppState>,
     ids: Vec<i64>,
 ) -> CommandResult<Vec<DocumentInfo>> {
-    let mut store = lock(&state.store)?;
-    let removed = store.library_mut()?.remove(&ids)?;
-    store.index = None;
-    Ok(removed)
+    Ok(state.engine()?.remove(&ids)?)
 }

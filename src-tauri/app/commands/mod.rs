@@ -1,11 +1,16 @@
-//! The commands the web view calls, a few lines each over the engine. Long work runs on a blocking
-//! thread and reports progress through a `tauri::ipc::Channel`.
+//! The commands the web view calls, a few lines each over [`tongwen_engine::Engine`]. Long work runs on a
+//! blocking thread and reports progress through a `tauri::ipc::Channel`.
 
 pub mod check;
 pub mod library;
 pub mod settings;
 
 use serde::Serialize;
+use tauri::ipc::Channel;
+use tongwen_engine::engine::Progress as EngineProgress;
+use tongwen_engine::error::ErrorKind;
+
+use crate::error::{Code, CommandError, CommandResult};
 
 /// Progress message sent to the UI.
 #[derive(Debug, Clone, Serialize)]
@@ -15,11 +20,22 @@ pub struct Progress {
     pub path: String,
 }
 
+/// An engine progress callback that forwards each message to the UI.
+pub fn forward(channel: &Channel<Progress>) -> impl FnMut(EngineProgress<'_>) + '_ {
+    |p| {
+        let _ = channel.send(Progress {
+            done: p.done,
+            total: p.total,
+            path: p.path.display().to_string(),
+        });
+    }
+}
+
 /// Run blocking work off the UI thread.
 pub async fn blocking<T: Send + 'static>(
-    f: impl FnOnce() -> crate::error::CommandResult<T> + Send + 'static,
-) -> crate::error::CommandResult<T> {
+    f: impl FnOnce() -> CommandResult<T> + Send + 'static,
+) -> CommandResult<T> {
     tauri::async_runtime::spawn_blocking(f)
         .await
-        .map_err(|e| crate::error::CommandError::new(crate::error::Code::Internal, e.to_string()))?
+        .map_err(|e| CommandError::new(Code::Internal, ErrorKind::Internal, e.to_string()))?
 }

@@ -1,12 +1,11 @@
 //! Settings commands. Changing the library location opens (or creates) the library there.
 
-use std::path::Path;
-
 use tauri::State;
-use tongwen_engine::library::Library;
+use tongwen_engine::engine::validate_threshold;
+use tongwen_engine::error::ErrorKind;
 
 use crate::error::{Code, CommandError, CommandResult};
-use crate::state::{lock, AppState, Settings};
+use crate::state::{engine_for, lock, AppState, Settings};
 
 #[tauri::command]
 pub fn settings_get(state: State<'_, AppState>) -> CommandResult<Settings> {
@@ -15,28 +14,21 @@ pub fn settings_get(state: State<'_, AppState>) -> CommandResult<Settings> {
 
 #[tauri::command]
 pub fn settings_set(state: State<'_, AppState>, settings: Settings) -> CommandResult<Settings> {
-    if !(0.0..=1.0).contains(&settings.threshold) {
-        return Err(CommandError::new(
-            Code::BadInput,
-            "threshold must be between 0 and 1",
-        ));
-    }
+    validate_threshold(settings.threshold)?;
     if let Some(lang) = &settings.language {
         if lang != "zh" && lang != "en" {
             return Err(CommandError::new(
                 Code::BadInput,
+                ErrorKind::InvalidSetting,
                 "language must be zh or en",
             ));
         }
     }
     let mut current = lock(&state.settings)?;
-    // A library that could not be opened is tried again even at the same place (the file may be fixed).
-    if settings.library_path != current.library_path || lock(&state.store)?.library.is_err() {
-        let library = Library::open(Path::new(&settings.library_path), &state.fingerprinter)?;
-        let mut store = lock(&state.store)?;
-        store.library = Ok(library);
-        store.index = None;
-    }
+    // The library is opened (created if new) at the chosen place, even the same one (it may be fixed).
+    let engine = engine_for(&settings.library_path);
+    engine.init()?;
+    state.set_engine(engine)?;
     state.save_settings(&settings)?;
     *current = settings.clone();
     Ok(settings)

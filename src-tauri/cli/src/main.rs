@@ -1,11 +1,9 @@
 //! `tongwen`: build a local library of documents and check submissions against it. A thin layer over
-//! `tongwen-engine`: parse arguments, call the engine, print results and errors.
+//! [`tongwen_engine::Engine`]: parse arguments, call the engine, print results and errors.
 //!
 //! The library, extract and check commands write their results to a locked standard output with
 //! `writeln!`, not `println!`, so that a reader that stops early (`tongwen extract FILE | head -1`) ends
 //! the command with an error that [`main`] treats as success, instead of a panic.
-
-mod bench;
 
 /// mimalloc instead of the system allocator: ingest allocates a few small strings and vectors per word
 /// and paragraph on every thread, and ran 7% faster on one thread and 4% on two with it.
@@ -13,26 +11,22 @@ mod bench;
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use std::io::{self, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use clap::{Parser, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use tongwen_engine::check::{CheckSettings, Checker, Index, Method};
-use tongwen_engine::extract::{self, ExtractOptions};
-use tongwen_engine::fingerprint::Fingerprinter;
-use tongwen_engine::ingest;
-use tongwen_engine::library::{self, AddOutcome, Library};
-use tongwen_engine::report::{self, CheckedDocument, Report};
-
-/// Default threshold of the verified method: a paragraph is flagged when at least this share of it is
-/// copied from one source.
-const DEFAULT_THRESHOLD_VERIFIED: f64 = 0.3;
-/// Default threshold of the SimHash method (similarity = 1 - hamming/64), as in the seed papers.
-const DEFAULT_THRESHOLD_SIMHASH: f64 = 0.8;
+use tongwen_engine::check::Method;
+use tongwen_engine::engine::{
+    CheckOptions, LibraryLocation, Progress, ReadOptions, DEFAULT_MIN_MATCH_CHARS,
+    DEFAULT_MIN_MATCH_WORDS, DEFAULT_TOP,
+};
+use tongwen_engine::library::{AddOutcome, DocumentInfo};
+use tongwen_engine::report::{self, Lang};
+use tongwen_engine::{files, Engine, Error};
 
 #[derive(Parser)]
 #[command(
@@ -65,34 +59,38 @@ enum Command {
         encoding: Option<String>,
     },
     /// Check documents (files or folders) against the library
-    Check {
-        #[arg(required = true)]
-        files: Vec<PathBuf>,
-        /// Report matches with similarity at or above this [default: 0.3 verified, 0.8 simhash]
-        #[arg(long)]
-        threshold: Option<f64>,
-        /// Matches reported per paragraph
-        #[arg(long, default_value_t = 3)]
-        top: usize,
-        #[arg(long, value_enum, default_value_t = Format::Text)]
-        format: Format,
-        /// Write the report here instead of standard output
-        #[arg(long, short)]
-        output: Option<PathBuf>,
-        /// verified: shingle shortlist + copied-span alignment; simhash: paragraph SimHash only (the seed method)
-        #[arg(long, value_enum, default_value_t = MethodArg::Verified)]
-        method: MethodArg,
-        /// Shortest copied passage that counts, in CJK characters
-        #[arg(long, default_value_t = 13)]
-        min_match_chars: usize,
-        /// Shortest copied passage that counts, in words (non-CJK text)
-        #[arg(long, default_value_t = 6)]
-        min_match_words: usize,
-        #[arg(long)]
-        encoding: Option<String>,
-    },
-    /// Measure ingest and check speed and memory (prints a table)
-    Bench(bench::BenchArgs),
+    Check(CheckArgs),
+}
+
+#[derive(clap::Args)]
+struct CheckArgs {
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Report matches with similarity at or above this [default: 0.3 verified, 0.8 simhash]
+    #[arg(long)]
+    threshold: Option<f64>,
+    /// Matches reported per paragraph
+    #[arg(long, default_value_t = DEFAULT_TOP)]
+    top: usize,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+    /// Write the report here instead of standard output
+    #[arg(long, short)]
+    output: Option<PathBuf>,
+    /// verified: shingle shortlist + copied-span alignment; simhash: paragraph SimHash only (the seed method)
+    #[arg(long, value_enum, default_value_t = MethodArg::Verified)]
+    method: MethodArg,
+    /// Shortest copied passage that counts, in CJK characters
+    #[arg(long, default_value_t = DEFAULT_MIN_MATCH_CHARS)]
+    min_match_chars: usize,
+    /// Shortest copied passage that counts, in words (non-CJK text)
+    #[arg(long, default_value_t = DEFAULT_MIN_MATCH_WORDS)]
+    min_match_words: usize,
+    #[arg(long)]
+    encoding: Option<String>,
+    /// Language of the HTML and text reports
+    #[arg(long, value_enum, default_value_t = LangArg::En)]
+    lang: LangArg,
 }
 
 #[derive(Subcommand)]
@@ -114,6 +112,8 @@ enum LibraryCommand {
         #[arg(required = true)]
         ids: Vec<i64>,
     },
+    /// Bring a library made by an older Tongwen up to date (re-fingerprint its paragraphs)
+    Upgrade,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -127,6 +127,12 @@ enum Format {
 enum MethodArg {
     Verified,
     Simhash,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum LangArg {
+    En,
+    Zh,
 }
 
 fn main() -> ExitCode {
@@ -168,76 +174,29 @@ fn chain(e: &anyhow::Error) -> String {
 }
 
 fn run(cli: Cli) -> Result<ExitCode> {
+    let engine = || -> Result<Engine> {
+        let location = match cli.library.clone() {
+            Some(path) => LibraryLocation::Sqlite(path),
+            None => LibraryLocation::default_location().context(
+                "no data directory on this system; pass --library PATH or set TONGWEN_LIBRARY",
+            )?,
+        };
+        Ok(Engine::new(location))
+    };
     match cli.command {
-        Command::Library { command } => {
-            let path = library_path(cli.library)?;
-            match command {
-                LibraryCommand::Add { paths, encoding } => library_add(&path, &paths, encoding),
-                LibraryCommand::List { json } => library_list(&path, json),
-                LibraryCommand::Remove { ids } => library_remove(&path, &ids),
-            }
-        }
+        Command::Library { command } => match command {
+            LibraryCommand::Add { paths, encoding } => library_add(&engine()?, &paths, encoding),
+            LibraryCommand::List { json } => library_list(&engine()?, json),
+            LibraryCommand::Remove { ids } => library_remove(&engine()?, &ids),
+            LibraryCommand::Upgrade => upgrade(&engine()?).map(|()| ExitCode::SUCCESS),
+        },
         Command::Extract {
             file,
             json,
             encoding,
-        } => extract_cmd(&file, json, encoding),
-        Command::Check {
-            files,
-            threshold,
-            top,
-            format,
-            output,
-            method,
-            min_match_chars,
-            min_match_words,
-            encoding,
-        } => {
-            let path = library_path(cli.library)?;
-            let method = match method {
-                MethodArg::Verified => Method::Verified,
-                MethodArg::Simhash => Method::Simhash,
-            };
-            let threshold = threshold.unwrap_or(match method {
-                Method::Verified => DEFAULT_THRESHOLD_VERIFIED,
-                Method::Simhash => DEFAULT_THRESHOLD_SIMHASH,
-            });
-            if !(0.0..=1.0).contains(&threshold) {
-                bail!("--threshold must be between 0 and 1 (got {threshold})");
-            }
-            let mut settings = CheckSettings {
-                method,
-                ..CheckSettings::default()
-            };
-            settings.align.cjk.min_match = min_match_chars.max(1);
-            settings.align.words.min_match = min_match_words.max(1);
-            let opts = extract_options(encoding)?;
-            check_cmd(
-                &path, &files, threshold, top, format, output, settings, &opts,
-            )
-        }
-        Command::Bench(args) => bench::run(args),
+        } => extract_cmd(file, json, encoding),
+        Command::Check(args) => check_cmd(&engine()?, args),
     }
-}
-
-fn library_path(flag: Option<PathBuf>) -> Result<PathBuf> {
-    match flag {
-        Some(p) => Ok(p),
-        None => library::default_path().context(
-            "no data directory on this system; pass --library PATH or set TONGWEN_LIBRARY",
-        ),
-    }
-}
-
-fn extract_options(encoding: Option<String>) -> Result<ExtractOptions> {
-    let encoding = match encoding {
-        None => None,
-        Some(label) => Some(
-            extract::txt::encoding_for_label(&label)
-                .with_context(|| format!("unknown encoding {label:?}"))?,
-        ),
-    };
-    Ok(ExtractOptions { encoding })
 }
 
 fn progress_bar(len: usize, what: &str) -> ProgressBar {
@@ -251,14 +210,10 @@ fn progress_bar(len: usize, what: &str) -> ProgressBar {
     bar
 }
 
-fn library_add(path: &Path, inputs: &[PathBuf], encoding: Option<String>) -> Result<ExitCode> {
-    let opts = extract_options(encoding)?;
-    let fingerprinter = Fingerprinter::new();
-    let mut lib = Library::open(path, &fingerprinter)?;
-    let (files, mut failures) = ingest::collect_files(inputs);
-    let bar = progress_bar(files.len(), "adding");
-    let cancel = AtomicBool::new(false);
-    let outcomes = ingest::add_files(&mut lib, &files, &opts, &fingerprinter, &cancel, |p| {
+/// A progress callback that drives `bar` (its length is set by the first message).
+fn follow(bar: &ProgressBar) -> impl FnMut(Progress<'_>) + '_ {
+    |p| {
+        bar.set_length(p.total as u64);
         bar.set_position(p.done as u64);
         bar.set_message(
             p.path
@@ -266,10 +221,38 @@ fn library_add(path: &Path, inputs: &[PathBuf], encoding: Option<String>) -> Res
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default(),
         );
-    });
+    }
+}
+
+/// Re-fingerprint a library made by an older Tongwen, with a progress bar.
+fn upgrade(engine: &Engine) -> Result<()> {
+    let status = engine.status()?;
+    if !status.needs_upgrade {
+        return Ok(());
+    }
+    eprintln!(
+        "{} was made by an older Tongwen: updating its fingerprints ({} paragraphs)",
+        status.path, status.stale_paragraphs
+    );
+    let bar = progress_bar(0, "updating");
+    let result = engine.upgrade(&mut follow(&bar), &AtomicBool::new(false));
     bar.finish_and_clear();
-    let (mut added, mut present, mut paragraphs) = (0, 0, 0);
-    for (file, outcome) in outcomes {
+    result?;
+    Ok(())
+}
+
+fn library_add(engine: &Engine, inputs: &[PathBuf], encoding: Option<String>) -> Result<ExitCode> {
+    let bar = progress_bar(0, "adding");
+    let run = engine.add(
+        inputs,
+        &ReadOptions { encoding },
+        &mut follow(&bar),
+        &AtomicBool::new(false),
+    );
+    bar.finish_and_clear();
+    let run = run?;
+    let (mut added, mut present, mut paragraphs, mut failures) = (0, 0, 0, Vec::new());
+    for (file, outcome) in run.outcomes {
         match outcome {
             Ok(AddOutcome::Added(doc)) => {
                 added += 1;
@@ -288,31 +271,32 @@ fn library_add(path: &Path, inputs: &[PathBuf], encoding: Option<String>) -> Res
             Err(e) => failures.push(e),
         }
     }
-    let (docs, paras, _) = lib.totals()?;
     let mut out = io::stdout().lock();
     let summary = writeln!(
         out,
         "added {added} document(s) ({paragraphs} paragraphs), {present} already present, {} failed; \
-         library {} now has {docs} documents, {paras} paragraphs",
+         library {} now has {} documents, {} paragraphs",
         failures.len(),
-        path.display()
+        engine.location().display(),
+        run.totals.documents,
+        run.totals.paragraphs
     )
     .and_then(|()| out.flush());
-    report_failures(summary, &failures)
+    report_failures(summary, failures.iter())
 }
 
 /// List the files that could not be used (on standard error) and give the exit code: failure if there
 /// were any. `written` is how writing the command's output went: a reader that stopped reading early
 /// (`| head`) does not hide the failures or their exit code; any other write error is the command's error.
-fn report_failures(
+fn report_failures<'e>(
     written: io::Result<()>,
-    failures: &[tongwen_engine::Error],
+    failures: impl ExactSizeIterator<Item = &'e Error>,
 ) -> Result<ExitCode> {
     match written {
         Err(e) if e.kind() != io::ErrorKind::BrokenPipe => return Err(e.into()),
         _ => {}
     }
-    if failures.is_empty() {
+    if failures.len() == 0 {
         return Ok(ExitCode::SUCCESS);
     }
     eprintln!("\n{} file(s) could not be used:", failures.len());
@@ -322,9 +306,8 @@ fn report_failures(
     Ok(ExitCode::FAILURE)
 }
 
-fn library_list(path: &Path, json: bool) -> Result<ExitCode> {
-    let lib = Library::open(path, &Fingerprinter::new())?;
-    let docs = lib.list()?;
+fn library_list(engine: &Engine, json: bool) -> Result<ExitCode> {
+    let docs = engine.list()?;
     let mut out = io::stdout().lock();
     if json {
         writeln!(out, "{}", serde_json::to_string_pretty(&docs)?)?;
@@ -332,7 +315,7 @@ fn library_list(path: &Path, json: bool) -> Result<ExitCode> {
         writeln!(
             out,
             "the library {} is empty; add documents with `tongwen library add PATH`",
-            path.display()
+            engine.location().display()
         )?;
     } else {
         write_list(&mut out, &docs)?;
@@ -342,7 +325,7 @@ fn library_list(path: &Path, json: bool) -> Result<ExitCode> {
 }
 
 /// The library as a table: id, format, paragraphs, characters, title.
-fn write_list(out: &mut impl Write, docs: &[library::DocumentInfo]) -> io::Result<()> {
+fn write_list(out: &mut impl Write, docs: &[DocumentInfo]) -> io::Result<()> {
     writeln!(
         out,
         "{:>5}  {:<5} {:>6} {:>8}  title",
@@ -358,18 +341,18 @@ fn write_list(out: &mut impl Write, docs: &[library::DocumentInfo]) -> io::Resul
     Ok(())
 }
 
-fn library_remove(path: &Path, ids: &[i64]) -> Result<ExitCode> {
-    let mut lib = Library::open(path, &Fingerprinter::new())?;
+fn library_remove(engine: &Engine, ids: &[i64]) -> Result<ExitCode> {
+    let removed = engine.remove(ids)?;
     let mut out = io::stdout().lock();
-    for d in lib.remove(ids)? {
+    for d in removed {
         writeln!(out, "removed #{} {}", d.id, d.title)?;
     }
     out.flush()?;
     Ok(ExitCode::SUCCESS)
 }
 
-fn extract_cmd(file: &Path, json: bool, encoding: Option<String>) -> Result<ExitCode> {
-    let doc = extract::extract_file(file, &extract_options(encoding)?)?;
+fn extract_cmd(file: PathBuf, json: bool, encoding: Option<String>) -> Result<ExitCode> {
+    let doc = Engine::extract(&file, &ReadOptions { encoding })?;
     let mut out = io::stdout().lock();
     if json {
         writeln!(out, "{}", serde_json::to_string_pretty(&doc)?)?;
@@ -382,62 +365,46 @@ fn extract_cmd(file: &Path, json: bool, encoding: Option<String>) -> Result<Exit
     Ok(ExitCode::SUCCESS)
 }
 
-#[allow(clippy::too_many_arguments)]
-fn check_cmd(
-    path: &Path,
-    inputs: &[PathBuf],
-    threshold: f64,
-    top: usize,
-    format: Format,
-    output: Option<PathBuf>,
-    settings: CheckSettings,
-    opts: &ExtractOptions,
-) -> Result<ExitCode> {
-    if !path.exists() {
-        bail!(
-            "no library at {}; create one with `tongwen --library {} library add FOLDER`",
-            path.display(),
-            path.display()
-        );
-    }
-    let fingerprinter = Fingerprinter::new();
-    let lib = Library::open(path, &fingerprinter)?;
-    let index = Index::open(&lib)?;
-    let checker = Checker::new(&lib, &index, &fingerprinter, settings);
-    let (files, mut failures) = ingest::collect_files(inputs);
-    let bar = progress_bar(files.len(), "checking");
-    let mut docs = Vec::with_capacity(files.len());
-    for file in &files {
-        bar.set_message(file.display().to_string());
-        let outcome = extract::extract_file(file, opts).and_then(|d| {
-            let texts: Vec<String> = d.paragraphs.into_iter().map(|b| b.text).collect();
-            checker.check(&texts)
-        });
-        let outcome = match outcome {
-            Ok(r) => Ok(r),
-            Err(e) => {
-                let msg = e.to_string();
-                failures.push(e);
-                Err(msg)
-            }
-        };
-        docs.push(CheckedDocument {
-            file: file.display().to_string(),
-            outcome,
-        });
-        bar.inc(1);
-    }
-    bar.finish_and_clear();
-    let report = Report::build(settings.method, threshold, top, &docs);
-    let rendered = match format {
-        Format::Text => report::text::render(&report),
-        Format::Json => report.to_json() + "\n",
-        Format::Html => report::html::render(&report),
+fn check_cmd(engine: &Engine, args: CheckArgs) -> Result<ExitCode> {
+    let options = CheckOptions {
+        method: match args.method {
+            MethodArg::Verified => Method::Verified,
+            MethodArg::Simhash => Method::Simhash,
+        },
+        threshold: args.threshold,
+        top: args.top,
+        min_match_chars: args.min_match_chars,
+        min_match_words: args.min_match_words,
+        read: ReadOptions {
+            encoding: args.encoding,
+        },
     };
-    let written = match output {
-        Some(out) => {
-            write_atomically(&out, rendered.as_bytes())?;
-            eprintln!("report written to {}", out.display());
+    upgrade(engine)?;
+    let bar = progress_bar(0, "checking");
+    let run = engine.check(
+        &args.files,
+        &options,
+        &mut follow(&bar),
+        &AtomicBool::new(false),
+    );
+    bar.finish_and_clear();
+    let run = run?;
+    let (report, lang) = (
+        run.report(),
+        match args.lang {
+            LangArg::En => Lang::En,
+            LangArg::Zh => Lang::Zh,
+        },
+    );
+    let rendered = match args.format {
+        Format::Text => report::text::render(&report, lang),
+        Format::Json => report.to_json() + "\n",
+        Format::Html => report::html::render(&report, lang),
+    };
+    let written = match args.output {
+        Some(path) => {
+            files::write_atomically(&path, rendered.as_bytes())?;
+            eprintln!("report written to {}", path.display());
             Ok(())
         }
         None => {
@@ -446,13 +413,5 @@ fn check_cmd(
                 .and_then(|()| out.flush())
         }
     };
-    report_failures(written, &failures)
-}
-
-/// Write a file through a temporary sibling and a rename, so a failed write never leaves half a report.
-fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
-    let tmp = path.with_extension("tongwen-tmp");
-    std::fs::write(&tmp, bytes).with_context(|| format!("writing {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))?;
-    Ok(())
+    report_failures(written, run.failures().collect::<Vec<_>>().into_iter())
 }

@@ -1,9 +1,12 @@
 //! The engine's error type. Every variant names what failed and why, so that the command line and the
 //! desktop app can tell the user exactly which file could not be used; there is no catch-all variant.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use crate::extract::ExtractError;
+use serde::Serialize;
+
+use crate::extract::{ExtractError, FileError};
 
 /// Result alias for the engine.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -39,6 +42,13 @@ pub enum Error {
         found: i64,
         supported: i64,
     },
+    /// A library was to be read where there is none.
+    #[error("no library at {path}; create one by adding documents (`tongwen --library {path} library add FOLDER`)")]
+    NoLibrary { path: PathBuf },
+    /// The library was made by an older Tongwen: its schema or its fingerprints must be brought up to
+    /// date (an explicit step, which writes) before it can be checked against.
+    #[error("library {path} was made by an older Tongwen and must be updated first ({stale} paragraphs to re-fingerprint)")]
+    NeedsUpgrade { path: PathBuf, stale: u64 },
     /// A document id given by the user is not in the library.
     #[error("no document with id {0} in the library")]
     NoSuchDocument(i64),
@@ -48,9 +58,18 @@ pub enum Error {
     /// A broken promise inside Tongwen (a bug, never the user's input).
     #[error("internal error: {0}")]
     Internal(&'static str),
-    /// An option is out of its range.
-    #[error("invalid setting: {0}")]
-    InvalidSetting(&'static str),
+    /// An option is out of its range or not understood.
+    #[error("invalid {name}: {reason}")]
+    InvalidSetting { name: &'static str, reason: String },
+}
+
+impl From<FileError> for Error {
+    fn from(e: FileError) -> Self {
+        match e {
+            FileError::Io { path, source } => Error::Io { path, source },
+            FileError::Extract { path, source } => Error::Extract { path, source },
+        }
+    }
 }
 
 impl Error {
@@ -68,5 +87,189 @@ impl Error {
             path: path.into(),
             source,
         }
+    }
+}
+
+/// What went wrong, as a closed set the front ends translate (the desktop app shows each kind as a
+/// sentence in the user's language). Serialised in snake_case.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorKind {
+    FileNotFound,
+    PermissionDenied,
+    Io,
+    EmptyFile,
+    NoText,
+    NoParagraphs,
+    TooLarge,
+    Unsupported,
+    Binary,
+    UnknownEncoding,
+    MalformedText,
+    CorruptDocx,
+    ZipBomb,
+    CorruptPdf,
+    EncryptedPdf,
+    NoTextLayer,
+    GarbledPdf,
+    LibraryDatabase,
+    LibraryTooNew,
+    LibraryMissing,
+    LibraryNeedsUpgrade,
+    NoSuchDocument,
+    Cancelled,
+    InvalidSetting,
+    Internal,
+}
+
+/// A parameter of an error's sentence.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Param {
+    Number(u64),
+    Text(String),
+}
+
+/// An error as the front ends show it: its kind, the file it concerns, the parameters of its sentence,
+/// and the English message.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ErrorInfo {
+    pub kind: ErrorKind,
+    pub message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    pub params: BTreeMap<&'static str, Param>,
+}
+
+impl Error {
+    /// The kind, file and parameters of this error (see [`ErrorInfo`]).
+    pub fn info(&self) -> ErrorInfo {
+        use ExtractError as X;
+        let mut params = BTreeMap::new();
+        let mut text = |k: &'static str, v: String| {
+            params.insert(k, Param::Text(v));
+        };
+        let (kind, path) = match self {
+            Error::Io { path, source } => {
+                let kind = match source.kind() {
+                    std::io::ErrorKind::NotFound => ErrorKind::FileNotFound,
+                    std::io::ErrorKind::PermissionDenied => ErrorKind::PermissionDenied,
+                    _ => {
+                        text("detail", source.to_string());
+                        ErrorKind::Io
+                    }
+                };
+                (kind, Some(path))
+            }
+            Error::Extract { path, source } => {
+                let kind = match source {
+                    X::EmptyFile => ErrorKind::EmptyFile,
+                    X::NoText => ErrorKind::NoText,
+                    X::NoParagraphs => ErrorKind::NoParagraphs,
+                    X::TooLarge { size, limit } | X::ZipBomb { size, limit } => {
+                        params.insert("size", Param::Number(*size));
+                        params.insert("limit", Param::Number(*limit));
+                        if matches!(source, X::TooLarge { .. }) {
+                            ErrorKind::TooLarge
+                        } else {
+                            ErrorKind::ZipBomb
+                        }
+                    }
+                    X::Unsupported(what) => {
+                        params.insert("what", Param::Text((*what).to_string()));
+                        ErrorKind::Unsupported
+                    }
+                    X::Binary => ErrorKind::Binary,
+                    X::UnknownEncoding => ErrorKind::UnknownEncoding,
+                    X::Malformed { encoding } => {
+                        params.insert("encoding", Param::Text((*encoding).to_string()));
+                        ErrorKind::MalformedText
+                    }
+                    X::CorruptDocx(detail) => {
+                        params.insert("detail", Param::Text(detail.clone()));
+                        ErrorKind::CorruptDocx
+                    }
+                    X::CorruptPdf(detail) => {
+                        params.insert("detail", Param::Text(detail.clone()));
+                        ErrorKind::CorruptPdf
+                    }
+                    X::EncryptedPdf => ErrorKind::EncryptedPdf,
+                    X::NoTextLayer => ErrorKind::NoTextLayer,
+                    X::Garbled => ErrorKind::GarbledPdf,
+                };
+                (kind, Some(path))
+            }
+            Error::Database { path, source } => {
+                text("detail", source.to_string());
+                (ErrorKind::LibraryDatabase, Some(path))
+            }
+            Error::SchemaTooNew {
+                path,
+                found,
+                supported,
+            } => {
+                params.insert("found", Param::Number(*found as u64));
+                params.insert("supported", Param::Number(*supported as u64));
+                (ErrorKind::LibraryTooNew, Some(path))
+            }
+            Error::NoLibrary { path } => (ErrorKind::LibraryMissing, Some(path)),
+            Error::NeedsUpgrade { path, stale } => {
+                params.insert("stale", Param::Number(*stale));
+                (ErrorKind::LibraryNeedsUpgrade, Some(path))
+            }
+            Error::NoSuchDocument(id) => {
+                params.insert("id", Param::Number(*id as u64));
+                (ErrorKind::NoSuchDocument, None)
+            }
+            Error::Cancelled => (ErrorKind::Cancelled, None),
+            Error::Internal(detail) => {
+                text("detail", (*detail).to_string());
+                (ErrorKind::Internal, None)
+            }
+            Error::InvalidSetting { name, reason } => {
+                text("detail", format!("{name}: {reason}"));
+                (ErrorKind::InvalidSetting, None)
+            }
+        };
+        ErrorInfo {
+            kind,
+            message: self.to_string(),
+            path: path.map(|p| p.display().to_string()),
+            params,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_file_error_names_its_file_and_kind() {
+        let e = Error::extract("/tmp/论文.pdf", ExtractError::EncryptedPdf);
+        let info = e.info();
+        assert_eq!(info.kind, ErrorKind::EncryptedPdf);
+        assert_eq!(info.path.as_deref(), Some("/tmp/论文.pdf"));
+        assert!(
+            info.message.starts_with("/tmp/论文.pdf: "),
+            "{}",
+            info.message
+        );
+        let e = Error::io(
+            "/nope.txt",
+            std::io::Error::from(std::io::ErrorKind::NotFound),
+        );
+        assert_eq!(e.info().kind, ErrorKind::FileNotFound);
+        let e = Error::extract(
+            "big.txt",
+            ExtractError::TooLarge {
+                size: 300,
+                limit: 256,
+            },
+        );
+        let json = serde_json::to_value(e.info()).unwrap();
+        assert_eq!(json["kind"], "too_large");
+        assert_eq!(json["params"]["size"], 300);
+        assert_eq!(json["params"]["limit"], 256);
     }
 }

@@ -11,50 +11,10 @@ use xxhash_rust::xxh3::Xxh3;
 use crate::error::{Error, Result};
 use crate::extract::{self, ExtractOptions, Extracted};
 use crate::fingerprint::Fingerprinter;
-use crate::library::{AddOutcome, Library, NewDocument, NewParagraph};
+use crate::library::{AddOutcome, NewDocument, NewParagraph, Store};
 
 /// Files prepared in parallel before each batch is written.
 const BATCH: usize = 64;
-
-/// Expand files and folders (recursively, following the supported extensions, sorted by path) into the
-/// list of files to read. Paths that do not exist are returned as errors.
-pub fn collect_files(inputs: &[PathBuf]) -> (Vec<PathBuf>, Vec<Error>) {
-    let mut files = Vec::new();
-    let mut errors = Vec::new();
-    for input in inputs {
-        match std::fs::metadata(input) {
-            Ok(m) if m.is_dir() => walk(input, &mut files, &mut errors),
-            Ok(_) => files.push(input.clone()),
-            Err(e) => errors.push(Error::io(input, e)),
-        }
-    }
-    (files, errors)
-}
-
-fn walk(dir: &Path, files: &mut Vec<PathBuf>, errors: &mut Vec<Error>) {
-    let entries = match std::fs::read_dir(dir) {
-        Ok(e) => e,
-        Err(e) => {
-            errors.push(Error::io(dir, e));
-            return;
-        }
-    };
-    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    paths.sort();
-    for path in paths {
-        let hidden = path
-            .file_name()
-            .is_some_and(|n| n.to_string_lossy().starts_with('.'));
-        if hidden {
-            continue;
-        }
-        if path.is_dir() {
-            walk(&path, files, errors);
-        } else if extract::is_supported_path(&path) {
-            files.push(path);
-        }
-    }
-}
 
 /// Title of a document: its file name without the extension.
 pub fn title_of(path: &Path) -> String {
@@ -121,7 +81,7 @@ pub struct Progress<'p> {
 /// transaction while the next batch is being prepared. Returns each file's outcome in input order. Stops
 /// early (between batches) when `cancel` is set; files not reached are not in the result.
 pub fn add_files(
-    library: &mut Library,
+    library: &mut dyn Store,
     files: &[PathBuf],
     options: &ExtractOptions,
     fingerprinter: &Fingerprinter,
@@ -233,6 +193,7 @@ fn write_batch(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::library::Library;
 
     fn files(dir: &Path, texts: &[(&str, &str)]) -> Vec<PathBuf> {
         texts
@@ -322,7 +283,7 @@ mod tests {
             .to_string()
             .contains("disk full"));
         assert_eq!(seen, vec![(1, 4), (2, 4), (3, 4), (4, 4)]);
-        assert_eq!(lib.totals().unwrap().0, 2);
+        assert_eq!(lib.totals().unwrap().documents, 2);
     }
 
     #[test]

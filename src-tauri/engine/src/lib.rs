@@ -1,19 +1,26 @@
-//! Tongwen's engine: reads documents (`extract`), turns them into paragraphs and tokens (`text`),
-//! fingerprints paragraphs (`fingerprint`), keeps a local SQLite library (`library`), checks submissions
-//! against it (`check`) and renders reports (`report`).
+//! Tongwen's engine: reads documents into paragraphs (`extract`), turns paragraphs into normalised text,
+//! tokens and units (`text`), fingerprints them (`fingerprint`), keeps the library (`library`, behind the
+//! `Store` trait; SQLite now), adds to it (`ingest`, the write path), checks submissions against it
+//! (`check`, the read path) and renders reports (`report`). [`Engine`] (`engine`) is the one entry point
+//! the front ends use: every use case, its settings and their defaults are there.
+//!
+//! Modules import only those before them in that order (`tests/layers.rs` checks it).
 //!
 //! No GUI, no command-line parsing and no `anyhow` here: the `tongwen` command and the desktop shell are
 //! thin layers over this crate.
 
 pub mod check;
+pub mod engine;
 pub mod error;
 pub mod extract;
+pub mod files;
 pub mod fingerprint;
 pub mod ingest;
 pub mod library;
 pub mod report;
 pub mod text;
 
+pub use engine::Engine;
 pub use error::{Error, Result};
 
 /// The engine's version, as shown by `tongwen --version` and stored in reports.

@@ -13,16 +13,11 @@ pub fn repository_root() -> PathBuf {
 
 /// The eval-dev folder, when it is present (it holds `truth.json`).
 pub fn eval_dev() -> Option<PathBuf> {
-    let candidates = std::env::var_os("TONGWEN_EVAL_DEV")
+    std::env::var_os("TONGWEN_EVAL_DEV")
         .map(PathBuf::from)
         .into_iter()
-        .chain([repository_root().join("../shared/eval-dev")]);
-    for dir in candidates {
-        if dir.join("truth.json").is_file() {
-            return Some(dir);
-        }
-    }
-    None
+        .chain([repository_root().join("../shared/eval-dev")])
+        .find(|dir| dir.join("truth.json").is_file())
 }
 
 #[cfg(test)]

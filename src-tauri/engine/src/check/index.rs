@@ -11,10 +11,8 @@
 
 use rustc_hash::FxHashMap;
 
-use super::index_file;
-use crate::error::Result;
 use crate::fingerprint::hamming;
-use crate::library::Library;
+use crate::library::FlatPrints;
 
 /// Position of a paragraph in the index.
 pub type Slot = u32;
@@ -43,33 +41,6 @@ pub struct IndexMemory {
     pub keys: usize,
 }
 
-/// Fingerprints of many paragraphs in flat arrays: paragraph `i` has `simhash[i]`, ids, and the keys
-/// `keys[key_ends[i - 1]..key_ends[i]]`.
-#[derive(Debug, Default, Clone)]
-pub struct FlatPrints {
-    pub simhash: Vec<u64>,
-    pub paragraph_ids: Vec<i64>,
-    pub document_ids: Vec<i64>,
-    pub keys: Vec<u32>,
-    pub key_ends: Vec<usize>,
-}
-
-impl FlatPrints {
-    pub fn push(&mut self, paragraph_id: i64, document_id: i64, simhash: u64, keys: &[u32]) {
-        self.simhash.push(simhash);
-        self.paragraph_ids.push(paragraph_id);
-        self.document_ids.push(document_id);
-        self.keys.extend_from_slice(keys);
-        self.key_ends.push(self.keys.len());
-    }
-
-    /// The keys of paragraph `i`.
-    pub fn keys_of(&self, i: usize) -> &[u32] {
-        let start = if i == 0 { 0 } else { self.key_ends[i - 1] };
-        &self.keys[start..self.key_ends[i]]
-    }
-}
-
 /// Borrowed view of an index's arrays (for saving it).
 pub(crate) struct Parts<'a> {
     pub simhash: &'a [u64],
@@ -82,25 +53,6 @@ pub(crate) struct Parts<'a> {
 }
 
 impl Index {
-    /// The index of a library: read from the saved index when it belongs to the library's current
-    /// generation (see `index_file`), otherwise built from the stored prints and saved for next time.
-    /// Failing to save (a read-only folder, a full disk) is not an error: the index is still returned,
-    /// and the next open builds it again.
-    pub fn open(library: &Library) -> Result<Index> {
-        let saved = library.index_path();
-        if let Some(path) = &saved {
-            if let Some(index) = index_file::read(path, library.generation()?) {
-                return Ok(index);
-            }
-        }
-        let (generation, flat) = library.load_flat_prints()?;
-        let index = Index::from_flat(flat);
-        if let Some(path) = &saved {
-            let _ = index_file::write(path, &index, generation);
-        }
-        Ok(index)
-    }
-
     /// Reassemble an index from saved arrays; `None` when they are inconsistent.
     pub(crate) fn from_parts(
         simhash: Vec<u64>,

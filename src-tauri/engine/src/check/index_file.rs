@@ -20,8 +20,9 @@ use bytemuck::Pod;
 use xxhash_rust::xxh3::Xxh3;
 
 use super::index::Index;
+use crate::error::Result;
 use crate::fingerprint::FINGERPRINT_VERSION;
-use crate::library::Generation;
+use crate::library::{Generation, Store};
 
 const MAGIC: &[u8; 8] = b"TWINDEX1";
 const FORMAT_VERSION: u64 = 1;
@@ -92,6 +93,27 @@ pub fn read(path: &Path, expected: Generation) -> Option<Index> {
     )
 }
 
+impl Index {
+    /// The index of a library: read from the saved index when it belongs to the library's current
+    /// generation (see `index_file`), otherwise built from the stored prints and saved for next time.
+    /// Failing to save (a read-only folder, a full disk) is not an error: the index is still returned,
+    /// and the next open builds it again.
+    pub fn open(library: &dyn Store) -> Result<Index> {
+        let saved = library.index_path();
+        if let Some(path) = &saved {
+            if let Some(index) = read(path, library.generation()?) {
+                return Ok(index);
+            }
+        }
+        let (generation, flat) = library.load_flat_prints()?;
+        let index = Index::from_flat(flat);
+        if let Some(path) = &saved {
+            let _ = write(path, &index, generation);
+        }
+        Ok(index)
+    }
+}
+
 /// Save `index` for `generation`: written to a temporary sibling, then renamed over the old file, so
 /// readers see the old file or the new one, never half of one.
 pub fn write(path: &Path, index: &Index, generation: Generation) -> std::io::Result<()> {
@@ -154,7 +176,7 @@ mod tests {
     use super::*;
     use crate::fingerprint::Fingerprinter;
     use crate::library::test_support::doc;
-    use crate::library::{Generation, Library};
+    use crate::library::{Generation, Library, Store};
 
     fn built(lib: &Library) -> Index {
         Index::from_flat(lib.load_flat_prints().unwrap().1)
@@ -165,7 +187,7 @@ mod tests {
         let f = Fingerprinter::new();
         let dir = tempfile::tempdir().unwrap();
         let db = dir.path().join("lib.sqlite");
-        let mut lib = Library::open(&db, &f).unwrap();
+        let mut lib = Library::open(&db).unwrap();
         let a = doc(
             "a",
             &[
@@ -207,7 +229,7 @@ mod tests {
         let f = Fingerprinter::new();
         let dir = tempfile::tempdir().unwrap();
         let db = dir.path().join("lib.sqlite");
-        let mut lib = Library::open(&db, &f).unwrap();
+        let mut lib = Library::open(&db).unwrap();
         lib.add(&doc(
             "a",
             &["如果你想成为一名好的维护者，你应该定期检查错误报告。"],
@@ -238,7 +260,7 @@ mod tests {
         // Another library's index, even one saved under this library's change stamp, is not this
         // library's; nor is this library's index under another stamp.
         let other_db = dir.path().join("other.sqlite");
-        let mut other = Library::open(&other_db, &f).unwrap();
+        let mut other = Library::open(&other_db).unwrap();
         other
             .add(&doc("z", &["完全不同的另一段文字，毫无关系。"], &f))
             .unwrap();
@@ -267,7 +289,7 @@ mod tests {
     fn a_saved_index_with_an_impossible_bucket_shift_is_refused() {
         let f = Fingerprinter::new();
         let dir = tempfile::tempdir().unwrap();
-        let mut lib = Library::open(&dir.path().join("lib.sqlite"), &f).unwrap();
+        let mut lib = Library::open(&dir.path().join("lib.sqlite")).unwrap();
         lib.add(&doc("a", &["软件包维护者应当定期检查错误报告。"], &f))
             .unwrap();
         let good = Index::open(&lib).unwrap();

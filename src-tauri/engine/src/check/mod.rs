@@ -8,6 +8,8 @@
 //! - [`Method::Simhash`]: the seed method, paragraph SimHash only; similarity is `1 - hamming / 64` and
 //!   no spans are found.
 //!
+//! Each method is a [`Comparison`] (how a paragraph is prepared and shortlisted, how a candidate is
+//! judged); the checker runs them all the same way, so a new method is one more implementation.
 //! Either way every match also carries the seed fingerprint's Hamming distance. The checker keeps every
 //! match it verified (up to [`CheckSettings::keep`] per paragraph); the threshold and `--top` are applied
 //! when the report is built, so the desktop app can re-filter without re-checking.
@@ -25,7 +27,7 @@ use serde::Serialize;
 
 use crate::error::Result;
 use crate::fingerprint::{hamming, shingles, similarity, Fingerprinter};
-use crate::library::{Library, SourceParagraph};
+use crate::library::{SourceParagraph, Store};
 use crate::text::{units, Unit};
 
 pub use align::{AlignParams, AlignSettings};
@@ -49,6 +51,17 @@ pub enum Method {
     Verified,
     /// Paragraph SimHash only (the seed papers' method); similarity = 1 - hamming/64.
     Simhash,
+}
+
+impl Method {
+    /// The threshold a report uses unless told otherwise: a paragraph 30 % copied from one source
+    /// (verified), or SimHashes at most 12 bits apart (the seed papers' 0.8).
+    pub fn default_threshold(self) -> f64 {
+        match self {
+            Method::Verified => 0.3,
+            Method::Simhash => 0.8,
+        }
+    }
 }
 
 /// Checker settings.
@@ -81,6 +94,15 @@ pub struct SpanPair {
     pub source: [usize; 2],
 }
 
+/// What part of the submission paragraph a match covers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Extent {
+    /// The copied passages found by alignment.
+    Spans(Vec<SpanPair>),
+    /// The whole paragraph (a method that compares whole paragraphs, such as the seed SimHash).
+    WholeParagraph,
+}
+
 /// A library paragraph found for a submission paragraph.
 #[derive(Debug, Clone)]
 pub struct Match {
@@ -89,7 +111,25 @@ pub struct Match {
     pub similarity: f64,
     /// Hamming distance between the two paragraph SimHashes.
     pub hamming: u32,
-    pub spans: Vec<SpanPair>,
+    pub extent: Extent,
+}
+
+impl Match {
+    /// The copied passages (none for a whole-paragraph method).
+    pub fn spans(&self) -> &[SpanPair] {
+        match &self.extent {
+            Extent::Spans(spans) => spans,
+            Extent::WholeParagraph => &[],
+        }
+    }
+
+    /// The character ranges of the submission paragraph this match covers.
+    pub fn covered_ranges(&self) -> Vec<[usize; 2]> {
+        match &self.extent {
+            Extent::Spans(spans) => spans.iter().map(|s| s.submission).collect(),
+            Extent::WholeParagraph => vec![[0, usize::MAX]],
+        }
+    }
 }
 
 /// One submission paragraph and what was found for it, best first.
@@ -99,24 +139,158 @@ pub struct ParagraphResult {
     pub matches: Vec<Match>,
 }
 
+/// What a comparison method needs to see of the library.
+struct Context<'a> {
+    index: &'a Index,
+    fingerprinter: &'a Fingerprinter,
+    settings: &'a CheckSettings,
+}
+
+/// A submission paragraph as a method prepared it: its units (when the method aligns), its SimHash
+/// (when already computed) and its shortlisted library paragraphs.
+struct Prepared {
+    units: Vec<Unit>,
+    simhash: Option<u64>,
+    candidates: Vec<index::Slot>,
+}
+
+/// A candidate as a method judged it: its similarity and what it covers.
+struct Verdict {
+    similarity: f64,
+    extent: Extent,
+}
+
+/// One way of comparing paragraphs. [`Checker::check`] runs every method the same way: prepare and
+/// shortlist each submission paragraph, fetch the candidates' texts once, judge each candidate.
+trait Comparison: Sync {
+    /// Whether the method compares unit sequences (then candidates' texts are split into units).
+    fn uses_units(&self) -> bool;
+    /// Fingerprint a submission paragraph and shortlist library paragraphs.
+    fn prepare(&self, cx: &Context<'_>, text: &str) -> Prepared;
+    /// Judge one candidate; `None` when it is not a match.
+    fn judge(
+        &self,
+        cx: &Context<'_>,
+        text: &str,
+        prepared: &Prepared,
+        slot: index::Slot,
+        source: (&str, &[Unit]),
+    ) -> Option<Verdict>;
+}
+
+/// [`Method::Verified`]: shingle shortlist, then span alignment.
+struct Verified;
+
+impl Comparison for Verified {
+    fn uses_units(&self) -> bool {
+        true
+    }
+
+    fn prepare(&self, cx: &Context<'_>, text: &str) -> Prepared {
+        let units = units(text);
+        // The submission's winnowed keys are looked up: inside a passage shared with a library paragraph
+        // both sides keep the minimum of the same windows, so a whole copy shares about all of them.
+        let keys = shingles::winnowed(&units);
+        let expected = keys.len();
+        let min_shared = if expected >= 4 { 2 } else { 1 };
+        let list = cx
+            .index
+            .shortlist(&keys, min_shared, cx.settings.candidates);
+        let best = list.first().map_or(0, |c| c.1);
+        let floor = (expected as f64 * MIN_SHARED_FRACTION).ceil() as u32;
+        let candidates = list
+            .into_iter()
+            .take_while(|&(_, shared)| shared * BEST_SHARED_RATIO >= best && shared >= floor)
+            .map(|(slot, _)| slot)
+            .collect();
+        Prepared {
+            units,
+            simhash: None,
+            candidates,
+        }
+    }
+
+    fn judge(
+        &self,
+        cx: &Context<'_>,
+        text: &str,
+        prepared: &Prepared,
+        _slot: index::Slot,
+        (source, source_units): (&str, &[Unit]),
+    ) -> Option<Verdict> {
+        let (similarity, spans) = verify(
+            text,
+            source,
+            &prepared.units,
+            source_units,
+            &cx.settings.align,
+        )?;
+        Some(Verdict {
+            similarity,
+            extent: Extent::Spans(spans),
+        })
+    }
+}
+
+/// [`Method::Simhash`]: the nearest paragraph SimHashes, similarity `1 - hamming / 64`.
+struct Simhash;
+
+impl Comparison for Simhash {
+    fn uses_units(&self) -> bool {
+        false
+    }
+
+    fn prepare(&self, cx: &Context<'_>, text: &str) -> Prepared {
+        let print = cx.fingerprinter.simhash(text);
+        let candidates = cx
+            .index
+            .nearest(print, 64, cx.settings.keep)
+            .into_iter()
+            .map(|(slot, _)| slot)
+            .collect();
+        Prepared {
+            units: Vec::new(),
+            simhash: Some(print),
+            candidates,
+        }
+    }
+
+    fn judge(
+        &self,
+        cx: &Context<'_>,
+        _text: &str,
+        prepared: &Prepared,
+        slot: index::Slot,
+        _source: (&str, &[Unit]),
+    ) -> Option<Verdict> {
+        let print = prepared.simhash?;
+        Some(Verdict {
+            similarity: similarity(hamming(print, cx.index.simhash(slot))),
+            extent: Extent::WholeParagraph,
+        })
+    }
+}
+
+impl Method {
+    fn comparison(self) -> &'static dyn Comparison {
+        match self {
+            Method::Verified => &Verified,
+            Method::Simhash => &Simhash,
+        }
+    }
+}
+
 /// Checks documents against an open library.
 pub struct Checker<'a> {
-    library: &'a Library,
+    library: &'a dyn Store,
     index: &'a Index,
     fingerprinter: &'a Fingerprinter,
     settings: CheckSettings,
 }
 
-struct Prepared {
-    units: Vec<Unit>,
-    /// The seed fingerprint; for the verified method computed only once a match is found.
-    simhash: Option<u64>,
-    candidates: Vec<index::Slot>,
-}
-
 impl<'a> Checker<'a> {
     pub fn new(
-        library: &'a Library,
+        library: &'a dyn Store,
         index: &'a Index,
         fingerprinter: &'a Fingerprinter,
         settings: CheckSettings,
@@ -131,50 +305,16 @@ impl<'a> Checker<'a> {
 
     /// Check a document's paragraphs.
     pub fn check(&self, paragraphs: &[String]) -> Result<Vec<ParagraphResult>> {
-        let settings = self.settings;
+        let method = self.settings.method.comparison();
+        let cx = Context {
+            index: self.index,
+            fingerprinter: self.fingerprinter,
+            settings: &self.settings,
+        };
         // 1. Fingerprint the submission and shortlist candidates (parallel, no database access).
         let prepared: Vec<Prepared> = paragraphs
             .par_iter()
-            .map(|text| {
-                let units = match settings.method {
-                    Method::Verified => units(text),
-                    Method::Simhash => Vec::new(),
-                };
-                let mut simhash = None;
-                let candidates = match settings.method {
-                    Method::Verified => {
-                        // The submission's winnowed keys are looked up: inside a passage shared
-                        // with a library paragraph both sides keep the minimum of the same windows,
-                        // so a whole copy shares about all of them.
-                        let keys = shingles::winnowed(&units);
-                        let expected = keys.len();
-                        let min_shared = if expected >= 4 { 2 } else { 1 };
-                        let list = self.index.shortlist(&keys, min_shared, settings.candidates);
-                        let best = list.first().map_or(0, |c| c.1);
-                        let floor = (expected as f64 * MIN_SHARED_FRACTION).ceil() as u32;
-                        list.into_iter()
-                            .take_while(|&(_, shared)| {
-                                shared * BEST_SHARED_RATIO >= best && shared >= floor
-                            })
-                            .map(|(slot, _)| slot)
-                            .collect()
-                    }
-                    Method::Simhash => {
-                        let print = self.fingerprinter.simhash(text);
-                        simhash = Some(print);
-                        self.index
-                            .nearest(print, 64, settings.keep)
-                            .into_iter()
-                            .map(|(slot, _)| slot)
-                            .collect()
-                    }
-                };
-                Prepared {
-                    units,
-                    simhash,
-                    candidates,
-                }
-            })
+            .map(|text| method.prepare(&cx, text))
             .collect();
 
         // 2. Fetch the candidates' texts once each, in one pass over the database (one connection),
@@ -194,76 +334,52 @@ impl<'a> Checker<'a> {
             .collect::<Vec<_>>()
             .into_par_iter()
             .map(|(slot, src)| {
-                let u = match settings.method {
-                    Method::Verified => units(&src.text),
-                    Method::Simhash => Vec::new(),
+                let u = if method.uses_units() {
+                    units(&src.text)
+                } else {
+                    Vec::new()
                 };
                 (slot, (Arc::new(src), u))
             })
             .collect();
 
-        // 3. Verify (parallel).
+        // 3. Judge every candidate (parallel). The submission's SimHash, which every match carries,
+        // is computed only for paragraphs with a match.
+        let (index, fingerprinter, keep) = (self.index, self.fingerprinter, self.settings.keep);
         let results = paragraphs
             .par_iter()
             .zip(prepared.par_iter())
             .map(|(text, p)| {
-                let print = || {
-                    p.simhash
-                        .unwrap_or_else(|| self.fingerprinter.simhash(text))
+                let found: Vec<(index::Slot, &Arc<SourceParagraph>, Verdict)> = p
+                    .candidates
+                    .iter()
+                    .filter_map(|&slot| {
+                        let (src, src_units) = sources.get(&slot)?;
+                        let verdict = method.judge(&cx, text, p, slot, (&src.text, src_units))?;
+                        Some((slot, src, verdict))
+                    })
+                    .collect();
+                let print = match (p.simhash, found.is_empty()) {
+                    (Some(print), _) => print,
+                    (None, true) => 0,
+                    (None, false) => fingerprinter.simhash(text),
                 };
-                let mut matches: Vec<Match> = match settings.method {
-                    Method::Simhash => {
-                        let print = print();
-                        p.candidates
-                            .iter()
-                            .filter_map(|slot| {
-                                let (src, _) = sources.get(slot)?;
-                                let h = hamming(print, self.index.simhash(*slot));
-                                Some(Match {
-                                    source: Arc::clone(src),
-                                    similarity: similarity(h),
-                                    hamming: h,
-                                    spans: Vec::new(),
-                                })
-                            })
-                            .collect()
-                    }
-                    Method::Verified => {
-                        let found: Vec<(index::Slot, &Arc<SourceParagraph>, f64, Vec<SpanPair>)> =
-                            p.candidates
-                                .iter()
-                                .filter_map(|slot| {
-                                    let (src, src_units) = sources.get(slot)?;
-                                    let (share, spans) = verify(
-                                        text,
-                                        &src.text,
-                                        &p.units,
-                                        src_units,
-                                        &settings.align,
-                                    )?;
-                                    Some((*slot, src, share, spans))
-                                })
-                                .collect();
-                        // The submission's SimHash only matters when something was found.
-                        let print = if found.is_empty() { 0 } else { print() };
-                        found
-                            .into_iter()
-                            .map(|(slot, src, similarity, spans)| Match {
-                                source: Arc::clone(src),
-                                similarity,
-                                hamming: hamming(print, self.index.simhash(slot)),
-                                spans,
-                            })
-                            .collect()
-                    }
-                };
+                let mut matches: Vec<Match> = found
+                    .into_iter()
+                    .map(|(slot, src, verdict)| Match {
+                        source: Arc::clone(src),
+                        similarity: verdict.similarity,
+                        hamming: hamming(print, index.simhash(slot)),
+                        extent: verdict.extent,
+                    })
+                    .collect();
                 matches.sort_by(|a, b| {
                     b.similarity
                         .total_cmp(&a.similarity)
                         .then(a.hamming.cmp(&b.hamming))
                         .then(a.source.paragraph_id.cmp(&b.source.paragraph_id))
                 });
-                matches.truncate(settings.keep);
+                matches.truncate(keep);
                 ParagraphResult {
                     text: text.clone(),
                     matches,

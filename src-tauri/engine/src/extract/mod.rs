@@ -5,16 +5,20 @@
 //! usable paragraph, so every format ends in the same clean shape. Every failure is an [`ExtractError`]
 //! that says what is wrong with the file; [`extract_file`] wraps it with the path.
 
+mod clean;
+pub mod discover;
 pub mod docx;
+pub mod paragraphs;
 pub mod pdf;
 pub mod txt;
 
+pub use clean::clean_paragraph;
+pub use paragraphs::split_plain_text;
+
 use std::fmt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde::Serialize;
-
-use crate::error::{Error, Result};
 
 /// Files larger than this are refused before reading (a library document or a submission is text; 256 MiB
 /// of it is far beyond any thesis).
@@ -141,11 +145,53 @@ pub enum ExtractError {
     Garbled,
 }
 
+/// A file that could not be used, named with the path the user gave.
+#[derive(Debug, thiserror::Error)]
+pub enum FileError {
+    /// The file (or folder) could not be read from disk.
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// The file was read but gives no usable paragraphs.
+    #[error("{}: {source}", path.display())]
+    Extract {
+        path: PathBuf,
+        #[source]
+        source: ExtractError,
+    },
+}
+
+impl FileError {
+    /// The file (or folder) concerned.
+    pub fn path(&self) -> &Path {
+        match self {
+            FileError::Io { path, .. } | FileError::Extract { path, .. } => path,
+        }
+    }
+
+    pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        FileError::Io {
+            path: path.into(),
+            source,
+        }
+    }
+
+    pub fn extract(path: impl Into<PathBuf>, source: ExtractError) -> Self {
+        FileError::Extract {
+            path: path.into(),
+            source,
+        }
+    }
+}
+
 /// Read a file from disk and extract its paragraphs.
-pub fn extract_file(path: &Path, options: &ExtractOptions) -> Result<Extracted> {
-    let meta = std::fs::metadata(path).map_err(|e| Error::io(path, e))?;
+pub fn extract_file(path: &Path, options: &ExtractOptions) -> Result<Extracted, FileError> {
+    let meta = std::fs::metadata(path).map_err(|e| FileError::io(path, e))?;
     if meta.len() > MAX_FILE_BYTES {
-        return Err(Error::extract(
+        return Err(FileError::extract(
             path,
             ExtractError::TooLarge {
                 size: meta.len(),
@@ -153,12 +199,12 @@ pub fn extract_file(path: &Path, options: &ExtractOptions) -> Result<Extracted> 
             },
         ));
     }
-    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    let bytes = std::fs::read(path).map_err(|e| FileError::io(path, e))?;
     let ext = path
         .extension()
         .and_then(|e| e.to_str())
         .map(str::to_ascii_lowercase);
-    extract_bytes(&bytes, ext.as_deref(), options).map_err(|e| Error::extract(path, e))
+    extract_bytes(&bytes, ext.as_deref(), options).map_err(|e| FileError::extract(path, e))
 }
 
 /// Extract paragraphs from a document held in memory. `extension` (lower case, no dot) is only a hint: the
@@ -241,7 +287,7 @@ fn finish(blocks: Vec<Block>) -> Result<Vec<Block>, ExtractError> {
     let out: Vec<Block> = blocks
         .into_iter()
         .filter_map(|b| {
-            let text = crate::text::clean_paragraph(&b.text);
+            let text = clean_paragraph(&b.text);
             (!text.is_empty()).then_some(Block { text, kind: b.kind })
         })
         .collect();

@@ -28,7 +28,7 @@
 //!
 //! Decoded text keeps the file's characters except for stray C0 control characters, which are dropped,
 //! and backspace overstrikes (`N\bN`, `_\bN` from `man` pages), which are resolved to the character
-//! shown. Paragraphs are then cut by [`crate::text::split_plain_text`]. Memory stays linear: the file, one
+//! shown. Paragraphs are then cut by [`super::split_plain_text`]. Memory stays linear: the file, one
 //! decoded copy and the paragraphs.
 
 use std::borrow::Cow;
@@ -47,7 +47,7 @@ pub fn extract(
 ) -> Result<(&'static str, Vec<Block>), ExtractError> {
     let (encoding, text) = decode(bytes, encoding)?;
     let text = clean_controls(text);
-    let paragraphs = crate::text::split_plain_text(&text);
+    let paragraphs = super::split_plain_text(&text);
     drop(text);
     Ok((
         encoding.name(),

@@ -1,6 +1,13 @@
-//! The local library: an SQLite database of documents and their paragraphs with stored fingerprints. All
-//! SQL of the engine lives in this module. Every change (adding a document, removing documents,
-//! re-fingerprinting) is one transaction, so an interrupted run never leaves a half-written document.
+//! The library: documents and their paragraphs with stored fingerprints.
+//!
+//! [`Store`] is what the rest of the engine needs of a library, whatever holds it; [`Library`], an SQLite
+//! file, is its implementation (a shared server can be another). All SQL of the engine lives in this
+//! module. Every change (adding documents, removing documents, re-fingerprinting) is one transaction, so
+//! an interrupted run never leaves a half-written document.
+//!
+//! Opening for reading ([`Library::open_read`]) never writes and needs no tokenizer; a library whose
+//! fingerprints were made by another version says so ([`Store::stale_paragraphs`]) and is brought up to
+//! date by an explicit step ([`Store::refingerprint_stale`]), never as a side effect of opening it.
 //!
 //! The write path prepares documents outside the database (`ingest`), the read path loads the compact
 //! fingerprints once at open (`load_flat_prints`, or the saved index) and fetches texts only for reported matches.
@@ -10,13 +17,13 @@ pub mod schema;
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use rayon::prelude::*;
-use rusqlite::{params, Connection, OptionalExtension};
+use rusqlite::{params, Connection, OpenFlags, OptionalExtension};
 use serde::Serialize;
 
-use crate::check::index::FlatPrints;
 use crate::error::{Error, Result};
 use crate::extract::{BlockKind, Format};
 use crate::fingerprint::{shingles, Fingerprinter, FINGERPRINT_VERSION};
@@ -28,6 +35,33 @@ pub const DEFAULT_FILE_NAME: &str = "library.sqlite";
 /// `~/.local/share/tongwen/library.sqlite`).
 pub fn default_path() -> Option<PathBuf> {
     dirs::data_dir().map(|d| d.join("tongwen").join(DEFAULT_FILE_NAME))
+}
+
+/// Fingerprints of many paragraphs in flat arrays: paragraph `i` has `simhash[i]`, ids, and the keys
+/// `keys[key_ends[i - 1]..key_ends[i]]`.
+#[derive(Debug, Default, Clone)]
+pub struct FlatPrints {
+    pub simhash: Vec<u64>,
+    pub paragraph_ids: Vec<i64>,
+    pub document_ids: Vec<i64>,
+    pub keys: Vec<u32>,
+    pub key_ends: Vec<usize>,
+}
+
+impl FlatPrints {
+    pub fn push(&mut self, paragraph_id: i64, document_id: i64, simhash: u64, keys: &[u32]) {
+        self.simhash.push(simhash);
+        self.paragraph_ids.push(paragraph_id);
+        self.document_ids.push(document_id);
+        self.keys.extend_from_slice(keys);
+        self.key_ends.push(self.keys.len());
+    }
+
+    /// The keys of paragraph `i`.
+    pub fn keys_of(&self, i: usize) -> &[u32] {
+        let start = if i == 0 { 0 } else { self.key_ends[i - 1] };
+        &self.keys[start..self.key_ends[i]]
+    }
 }
 
 /// A document as listed in the library.
@@ -97,7 +131,59 @@ pub struct SourceParagraph {
     pub text: String,
 }
 
-/// An open library.
+/// Totals of a library.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub struct Totals {
+    pub documents: u64,
+    pub paragraphs: u64,
+    /// Non-white-space characters.
+    pub chars: u64,
+}
+
+/// Progress of re-fingerprinting: paragraphs done of those that were stale.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RefingerprintProgress {
+    pub done: u64,
+    pub total: u64,
+}
+
+/// What the engine needs of a library, whatever holds it. The SQLite [`Library`] is the first
+/// implementation; checking, adding and listing go through this trait only.
+pub trait Store: Send {
+    /// Where the library lives, as shown to the user (a file path, or a server's address).
+    fn location(&self) -> String;
+    /// All documents, oldest first.
+    fn list(&self) -> Result<Vec<DocumentInfo>>;
+    fn totals(&self) -> Result<Totals>;
+    /// The library's identity and change stamp.
+    fn generation(&self) -> Result<Generation>;
+    /// Every paragraph's fingerprints in flat arrays, with the generation they belong to.
+    fn load_flat_prints(&self) -> Result<(Generation, FlatPrints)>;
+    /// Library paragraphs with their documents' titles and paths, by paragraph id (unknown ids left out).
+    fn source_paragraphs(&self, ids: &[i64]) -> Result<HashMap<i64, SourceParagraph>>;
+    /// Where a saved checking index of this library may be kept, if anywhere.
+    fn index_path(&self) -> Option<PathBuf>;
+    /// Paragraphs whose stored fingerprints were made by another version of the definition.
+    fn stale_paragraphs(&self) -> Result<u64>;
+    /// Add documents in one transaction (all or none), in order; an outcome per document.
+    fn add_batch(&mut self, docs: &[&NewDocument]) -> Result<Vec<AddOutcome>>;
+    /// Remove documents in one transaction; if any id is unknown nothing is removed.
+    fn remove(&mut self, ids: &[i64]) -> Result<Vec<DocumentInfo>>;
+    /// Recompute stale fingerprints in one transaction, reporting progress; `cancel` rolls it back.
+    fn refingerprint_stale(
+        &mut self,
+        fingerprinter: &Fingerprinter,
+        progress: &mut dyn FnMut(RefingerprintProgress),
+        cancel: &AtomicBool,
+    ) -> Result<u64>;
+}
+
+/// Pragmas of every connection, reading or writing: wait up to 5 s for a writer, read through a memory
+/// map of up to 4 GiB of the file and a 64 MiB page cache (no system call per row fetched).
+const READ_PRAGMAS: &str =
+    "PRAGMA busy_timeout = 5000; PRAGMA mmap_size = 4294967296; PRAGMA cache_size = -65536;";
+
+/// An open SQLite library.
 #[derive(Debug)]
 pub struct Library {
     conn: Connection,
@@ -105,9 +191,9 @@ pub struct Library {
 }
 
 impl Library {
-    /// Open (creating if needed) the library at `path`, migrate its schema, and re-fingerprint any
-    /// paragraph stored with another fingerprint version.
-    pub fn open(path: &Path, fingerprinter: &Fingerprinter) -> Result<Library> {
+    /// Open the library at `path` for changing it, creating it if needed and migrating its schema.
+    /// Stale fingerprints are left for [`Store::refingerprint_stale`].
+    pub fn open(path: &Path) -> Result<Library> {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
         }
@@ -117,8 +203,41 @@ impl Library {
             path: path.to_path_buf(),
         };
         lib.init()?;
-        lib.refingerprint_stale(fingerprinter)?;
         Ok(lib)
+    }
+
+    /// Open an existing library for reading: read-only, no migration, no tokenizer. A library that does
+    /// not exist is [`Error::NoLibrary`]; one with an older schema is [`Error::NeedsUpgrade`] (opening
+    /// it for changing migrates it).
+    pub fn open_read(path: &Path) -> Result<Library> {
+        if !path.is_file() {
+            return Err(Error::NoLibrary {
+                path: path.to_path_buf(),
+            });
+        }
+        let flags = OpenFlags::SQLITE_OPEN_READ_ONLY
+            | OpenFlags::SQLITE_OPEN_URI
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let conn = Connection::open_with_flags(path, flags).map_err(|e| db(path, e))?;
+        conn.execute_batch(READ_PRAGMAS).map_err(|e| db(path, e))?;
+        let found = schema::version(&conn).map_err(|e| db(path, e))?;
+        if found > schema::SCHEMA_VERSION {
+            return Err(Error::SchemaTooNew {
+                path: path.to_path_buf(),
+                found,
+                supported: schema::SCHEMA_VERSION,
+            });
+        }
+        if found < schema::SCHEMA_VERSION {
+            return Err(Error::NeedsUpgrade {
+                path: path.to_path_buf(),
+                stale: 0,
+            });
+        }
+        Ok(Library {
+            conn,
+            path: path.to_path_buf(),
+        })
     }
 
     /// An in-memory library (tests, benchmarks).
@@ -140,9 +259,9 @@ impl Library {
         self.conn
             .execute_batch(
                 "PRAGMA page_size = 16384; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;
-                 PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;
-                 PRAGMA mmap_size = 4294967296; PRAGMA cache_size = -65536;",
+                 PRAGMA foreign_keys = ON;",
             )
+            .and_then(|()| self.conn.execute_batch(READ_PRAGMAS))
             .map_err(|e| db(&path, e))?;
         let found = schema::version(&self.conn).map_err(|e| db(&path, e))?;
         if found > schema::SCHEMA_VERSION {
@@ -162,7 +281,7 @@ impl Library {
 
     /// Number of paragraphs whose fingerprints were made by another version of the definition. Two range
     /// counts on the `algo` index, so a library with none costs two index seeks, not a scan.
-    pub fn stale_paragraphs(&self) -> Result<u64> {
+    fn count_stale(&self) -> Result<u64> {
         self.conn
             .query_row(
                 "SELECT (SELECT COUNT(*) FROM paragraphs WHERE algo < ?1)
@@ -176,17 +295,17 @@ impl Library {
 
     /// Recompute the fingerprints of stale paragraphs, in one transaction. Paragraphs are read in id
     /// order in chunks and each chunk is fingerprinted on all threads (rayon), so memory stays bounded
-    /// by a chunk whatever the library's size.
-    pub fn refingerprint_stale(&mut self, fingerprinter: &Fingerprinter) -> Result<u64> {
-        self.refingerprint_in_chunks(fingerprinter, 4096)
-    }
-
+    /// by a chunk whatever the library's size. Progress is reported and `cancel` is checked after each
+    /// chunk; a cancelled run rolls back and leaves the library as it was.
     fn refingerprint_in_chunks(
         &mut self,
         fingerprinter: &Fingerprinter,
         chunk: i64,
+        progress: &mut dyn FnMut(RefingerprintProgress),
+        cancel: &AtomicBool,
     ) -> Result<u64> {
-        if self.stale_paragraphs()? == 0 {
+        let total = self.count_stale()?;
+        if total == 0 {
             return Ok(0);
         }
         let path = self.path.clone();
@@ -232,6 +351,10 @@ impl Library {
                 }
                 done += stale.len() as u64;
                 after = last;
+                progress(RefingerprintProgress { done, total });
+                if cancel.load(Ordering::Relaxed) {
+                    return Err(Error::Cancelled);
+                }
             }
         }
         tx.commit().map_err(|e| db(&path, e))?;
@@ -244,103 +367,6 @@ impl Library {
         outcomes
             .pop()
             .ok_or(Error::Internal("a one-document batch gave no outcome"))
-    }
-
-    /// Add documents in one transaction (all or none), in order; an outcome per document. Content
-    /// already present (in the library or earlier in the batch) is reported, not added again.
-    pub fn add_batch(&mut self, docs: &[&NewDocument]) -> Result<Vec<AddOutcome>> {
-        let path = self.path.clone();
-        let tx = self.conn.transaction().map_err(|e| db(&path, e))?;
-        let mut outcomes = Vec::with_capacity(docs.len());
-        for doc in docs {
-            outcomes.push(add_in(&tx, doc).map_err(|e| db(&path, e))?);
-        }
-        if outcomes.iter().any(|o| matches!(o, AddOutcome::Added(_))) {
-            bump_generation(&tx).map_err(|e| db(&path, e))?;
-        }
-        tx.commit().map_err(|e| db(&path, e))?;
-        Ok(outcomes)
-    }
-
-    /// All documents, oldest first.
-    pub fn list(&self) -> Result<Vec<DocumentInfo>> {
-        let mut stmt = self
-            .conn
-            .prepare(&format!("SELECT {DOC_COLUMNS} FROM documents ORDER BY id"))
-            .map_err(|e| db(&self.path, e))?;
-        let rows = stmt.query_map([], doc_row).map_err(|e| db(&self.path, e))?;
-        rows.collect::<rusqlite::Result<_>>()
-            .map_err(|e| db(&self.path, e))
-    }
-
-    /// Remove documents (and their paragraphs) in one transaction. If any id is unknown nothing is
-    /// removed.
-    pub fn remove(&mut self, ids: &[i64]) -> Result<Vec<DocumentInfo>> {
-        let path = self.path.clone();
-        let tx = self.conn.transaction().map_err(|e| db(&path, e))?;
-        let mut removed = Vec::with_capacity(ids.len());
-        for &id in ids {
-            let info = document_by_id(&tx, id)
-                .map_err(|e| db(&path, e))?
-                .ok_or(Error::NoSuchDocument(id))?;
-            tx.execute("DELETE FROM documents WHERE id = ?1", [id])
-                .map_err(|e| db(&path, e))?;
-            removed.push(info);
-        }
-        bump_generation(&tx).map_err(|e| db(&path, e))?;
-        tx.commit().map_err(|e| db(&path, e))?;
-        Ok(removed)
-    }
-
-    /// Totals: (documents, paragraphs, characters).
-    pub fn totals(&self) -> Result<(u64, u64, u64)> {
-        self.conn
-            .query_row(
-                "SELECT COUNT(*), COALESCE(SUM(paragraphs), 0), COALESCE(SUM(chars), 0) FROM documents",
-                [],
-                |r| {
-                    Ok((
-                        r.get::<_, i64>(0)? as u64,
-                        r.get::<_, i64>(1)? as u64,
-                        r.get::<_, i64>(2)? as u64,
-                    ))
-                },
-            )
-            .map_err(|e| db(&self.path, e))
-    }
-
-    /// The library's identity and change stamp.
-    pub fn generation(&self) -> Result<Generation> {
-        read_generation(&self.conn).map_err(|e| db(&self.path, e))
-    }
-
-    /// Where the saved index of this library lives (`<library file>.index`); `None` in memory.
-    pub fn index_path(&self) -> Option<PathBuf> {
-        if self.path == Path::new(":memory:") {
-            return None;
-        }
-        let mut name = self.path.clone().into_os_string();
-        name.push(".index");
-        Some(PathBuf::from(name))
-    }
-
-    /// Every paragraph's fingerprints in flat arrays, with the generation they belong to (read in one
-    /// transaction, so the two agree).
-    pub fn load_flat_prints(&self) -> Result<(Generation, FlatPrints)> {
-        let tx = self
-            .conn
-            .unchecked_transaction()
-            .map_err(|e| db(&self.path, e))?;
-        let generation = read_generation(&tx).map_err(|e| db(&self.path, e))?;
-        let mut flat = FlatPrints::default();
-        let mut keys = Vec::new();
-        self.for_each_print_in(&tx, |p| {
-            keys.clear();
-            keys.extend(shingles::decode(p.shingles));
-            flat.push(p.paragraph_id, p.document_id, p.simhash, &keys);
-        })?;
-        tx.commit().map_err(|e| db(&self.path, e))?;
-        Ok((generation, flat))
     }
 
     fn for_each_print_in(&self, conn: &Connection, mut f: impl FnMut(RawPrint<'_>)) -> Result<()> {
@@ -362,11 +388,126 @@ impl Library {
         }
         Ok(())
     }
+}
+
+impl Store for Library {
+    fn location(&self) -> String {
+        self.path.display().to_string()
+    }
+
+    fn stale_paragraphs(&self) -> Result<u64> {
+        self.count_stale()
+    }
+
+    fn refingerprint_stale(
+        &mut self,
+        fingerprinter: &Fingerprinter,
+        progress: &mut dyn FnMut(RefingerprintProgress),
+        cancel: &AtomicBool,
+    ) -> Result<u64> {
+        self.refingerprint_in_chunks(fingerprinter, 4096, progress, cancel)
+    }
+
+    /// Add documents in one transaction (all or none), in order; an outcome per document. Content
+    /// already present (in the library or earlier in the batch) is reported, not added again.
+    fn add_batch(&mut self, docs: &[&NewDocument]) -> Result<Vec<AddOutcome>> {
+        let path = self.path.clone();
+        let tx = self.conn.transaction().map_err(|e| db(&path, e))?;
+        let mut outcomes = Vec::with_capacity(docs.len());
+        for doc in docs {
+            outcomes.push(add_in(&tx, doc).map_err(|e| db(&path, e))?);
+        }
+        if outcomes.iter().any(|o| matches!(o, AddOutcome::Added(_))) {
+            bump_generation(&tx).map_err(|e| db(&path, e))?;
+        }
+        tx.commit().map_err(|e| db(&path, e))?;
+        Ok(outcomes)
+    }
+
+    /// All documents, oldest first.
+    fn list(&self) -> Result<Vec<DocumentInfo>> {
+        let mut stmt = self
+            .conn
+            .prepare(&format!("SELECT {DOC_COLUMNS} FROM documents ORDER BY id"))
+            .map_err(|e| db(&self.path, e))?;
+        let rows = stmt.query_map([], doc_row).map_err(|e| db(&self.path, e))?;
+        rows.collect::<rusqlite::Result<_>>()
+            .map_err(|e| db(&self.path, e))
+    }
+
+    /// Remove documents (and their paragraphs) in one transaction. If any id is unknown nothing is
+    /// removed.
+    fn remove(&mut self, ids: &[i64]) -> Result<Vec<DocumentInfo>> {
+        let path = self.path.clone();
+        let tx = self.conn.transaction().map_err(|e| db(&path, e))?;
+        let mut removed = Vec::with_capacity(ids.len());
+        for &id in ids {
+            let info = document_by_id(&tx, id)
+                .map_err(|e| db(&path, e))?
+                .ok_or(Error::NoSuchDocument(id))?;
+            tx.execute("DELETE FROM documents WHERE id = ?1", [id])
+                .map_err(|e| db(&path, e))?;
+            removed.push(info);
+        }
+        bump_generation(&tx).map_err(|e| db(&path, e))?;
+        tx.commit().map_err(|e| db(&path, e))?;
+        Ok(removed)
+    }
+
+    fn totals(&self) -> Result<Totals> {
+        self.conn
+            .query_row(
+                "SELECT COUNT(*), COALESCE(SUM(paragraphs), 0), COALESCE(SUM(chars), 0) FROM documents",
+                [],
+                |r| {
+                    Ok(Totals {
+                        documents: r.get::<_, i64>(0)? as u64,
+                        paragraphs: r.get::<_, i64>(1)? as u64,
+                        chars: r.get::<_, i64>(2)? as u64,
+                    })
+                },
+            )
+            .map_err(|e| db(&self.path, e))
+    }
+
+    /// The library's identity and change stamp.
+    fn generation(&self) -> Result<Generation> {
+        read_generation(&self.conn).map_err(|e| db(&self.path, e))
+    }
+
+    /// Where the saved index of this library lives (`<library file>.index`); `None` in memory.
+    fn index_path(&self) -> Option<PathBuf> {
+        if self.path == Path::new(":memory:") {
+            return None;
+        }
+        let mut name = self.path.clone().into_os_string();
+        name.push(".index");
+        Some(PathBuf::from(name))
+    }
+
+    /// Every paragraph's fingerprints in flat arrays, with the generation they belong to (read in one
+    /// transaction, so the two agree).
+    fn load_flat_prints(&self) -> Result<(Generation, FlatPrints)> {
+        let tx = self
+            .conn
+            .unchecked_transaction()
+            .map_err(|e| db(&self.path, e))?;
+        let generation = read_generation(&tx).map_err(|e| db(&self.path, e))?;
+        let mut flat = FlatPrints::default();
+        let mut keys = Vec::new();
+        self.for_each_print_in(&tx, |p| {
+            keys.clear();
+            keys.extend(shingles::decode(p.shingles));
+            flat.push(p.paragraph_id, p.document_id, p.simhash, &keys);
+        })?;
+        tx.commit().map_err(|e| db(&self.path, e))?;
+        Ok((generation, flat))
+    }
 
     /// Many library paragraphs with their documents' titles and paths, keyed by paragraph id (unknown ids
     /// are left out). Read in id order, so neighbouring rows share B-tree pages, with each document's
     /// title and path read once.
-    pub fn source_paragraphs(&self, ids: &[i64]) -> Result<HashMap<i64, SourceParagraph>> {
+    fn source_paragraphs(&self, ids: &[i64]) -> Result<HashMap<i64, SourceParagraph>> {
         let mut sorted = ids.to_vec();
         sorted.sort_unstable();
         sorted.dedup();
@@ -633,12 +774,23 @@ mod tests {
             AddOutcome::AlreadyPresent(a.clone())
         );
         lib.add(&doc("b", &["丙"], &f)).unwrap();
-        assert_eq!(lib.totals().unwrap(), (2, 3, 3));
+        assert_eq!(
+            lib.totals().unwrap(),
+            Totals {
+                documents: 2,
+                paragraphs: 3,
+                chars: 3
+            }
+        );
         assert!(matches!(
             lib.remove(&[a.id, 77]),
             Err(Error::NoSuchDocument(77))
         ));
-        assert_eq!(lib.totals().unwrap().0, 2, "failed remove removes nothing");
+        assert_eq!(
+            lib.totals().unwrap().documents,
+            2,
+            "failed remove removes nothing"
+        );
         lib.remove(&[a.id]).unwrap();
         assert_eq!(
             count(&lib, "paragraphs"),
@@ -649,12 +801,12 @@ mod tests {
     }
 
     #[test]
-    fn stale_fingerprints_are_recomputed_on_open() {
+    fn stale_fingerprints_are_recomputed_by_the_explicit_step_only() {
         let f = Fingerprinter::new();
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("lib.sqlite");
         {
-            let mut lib = Library::open(&path, &f).unwrap();
+            let mut lib = Library::open(&path).unwrap();
             lib.add(&doc("a", &["软件包维护者应当定期检查错误报告"], &f))
                 .unwrap();
             lib.conn
@@ -665,7 +817,31 @@ mod tests {
                 .unwrap();
             assert_eq!(lib.stale_paragraphs().unwrap(), 1);
         }
-        let lib = Library::open(&path, &f).unwrap();
+        // Opening, for reading or for writing, changes nothing.
+        let before = std::fs::read(&path).unwrap();
+        assert_eq!(
+            Library::open_read(&path)
+                .unwrap()
+                .stale_paragraphs()
+                .unwrap(),
+            1
+        );
+        let mut lib = Library::open(&path).unwrap();
+        assert_eq!(lib.stale_paragraphs().unwrap(), 1);
+        assert_eq!(std::fs::read(&path).unwrap(), before);
+        // A cancelled step rolls back.
+        let cancelled = lib.refingerprint_stale(&f, &mut |_| {}, &AtomicBool::new(true));
+        assert!(matches!(cancelled, Err(Error::Cancelled)), "{cancelled:?}");
+        assert_eq!(lib.stale_paragraphs().unwrap(), 1);
+        let mut seen = Vec::new();
+        let done = lib
+            .refingerprint_stale(
+                &f,
+                &mut |p| seen.push((p.done, p.total)),
+                &AtomicBool::new(false),
+            )
+            .unwrap();
+        assert_eq!((done, seen), (1, vec![(1, 1)]));
         assert_eq!(lib.stale_paragraphs().unwrap(), 0);
         let (_, prints) = lib.load_flat_prints().unwrap();
         let expected = f.paragraph("软件包维护者应当定期检查错误报告");
@@ -694,7 +870,11 @@ mod tests {
             )
             .unwrap();
         assert_eq!(lib.stale_paragraphs().unwrap(), 4);
-        assert_eq!(lib.refingerprint_in_chunks(&f, 2).unwrap(), 4);
+        let mut seen = Vec::new();
+        let done = lib
+            .refingerprint_in_chunks(&f, 2, &mut |p| seen.push(p.done), &AtomicBool::new(false))
+            .unwrap();
+        assert_eq!((done, seen), (4, vec![2, 4]));
         assert_eq!(lib.stale_paragraphs().unwrap(), 0);
         assert_ne!(
             lib.generation().unwrap(),
@@ -707,7 +887,11 @@ mod tests {
             assert_eq!(prints.simhash[i], expected.simhash, "{text}");
             assert_eq!(prints.keys_of(i), expected.shingles.as_slice(), "{text}");
         }
-        assert_eq!(lib.refingerprint_stale(&f).unwrap(), 0);
+        assert_eq!(
+            lib.refingerprint_stale(&f, &mut |_| {}, &AtomicBool::new(false))
+                .unwrap(),
+            0
+        );
     }
 
     #[test]
@@ -718,10 +902,44 @@ mod tests {
             .unwrap()
             .execute_batch("PRAGMA user_version = 99")
             .unwrap();
-        let err = Library::open(&path, &Fingerprinter::new()).unwrap_err();
-        assert!(
-            matches!(err, Error::SchemaTooNew { found: 99, .. }),
-            "{err}"
-        );
+        for err in [
+            Library::open(&path).unwrap_err(),
+            Library::open_read(&path).unwrap_err(),
+        ] {
+            assert!(
+                matches!(err, Error::SchemaTooNew { found: 99, .. }),
+                "{err}"
+            );
+        }
+    }
+
+    #[test]
+    fn reading_a_missing_or_older_library_writes_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("lib.sqlite");
+        assert!(matches!(
+            Library::open_read(&path),
+            Err(Error::NoLibrary { .. })
+        ));
+        assert!(!path.exists(), "reading does not create a library");
+        // A library of schema 1 (before the generation stamp) is refused for reading, left as it was,
+        // and migrated when opened for changing.
+        {
+            let mut conn = Connection::open(&path).unwrap();
+            let tx = conn.transaction().unwrap();
+            schema::apply(&tx, schema::MIGRATIONS[0], 1).unwrap();
+            tx.commit().unwrap();
+        }
+        let before = std::fs::read(&path).unwrap();
+        assert!(matches!(
+            Library::open_read(&path),
+            Err(Error::NeedsUpgrade { .. })
+        ));
+        assert_eq!(std::fs::read(&path).unwrap(), before);
+        let lib = Library::open(&path).unwrap();
+        assert_eq!(schema::version(&lib.conn).unwrap(), schema::SCHEMA_VERSION);
+        drop(lib);
+        let lib = Library::open_read(&path).unwrap();
+        assert_eq!(lib.totals().unwrap(), Totals::default());
     }
 }

@@ -59,7 +59,7 @@ pub fn migrate(conn: &mut Connection) -> rusqlite::Result<()> {
     Ok(())
 }
 
-fn apply(tx: &Transaction<'_>, sql: &str, to: i64) -> rusqlite::Result<()> {
+pub(crate) fn apply(tx: &Transaction<'_>, sql: &str, to: i64) -> rusqlite::Result<()> {
     tx.execute_batch(sql)?;
     // PRAGMA takes no bound parameters; `to` is an integer from this file.
     tx.execute_batch(&format!("PRAGMA user_version = {to}"))

@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use super::{DocumentReport, Report};
+use super::{DocumentReport, Lang, Report};
 
 /// Escape text for HTML element content and attribute values.
 pub fn escape(text: &str) -> String {
@@ -61,54 +61,69 @@ th{background:#f5f5f7}.pair td{width:50%}mark{background:#ffd6a0;padding:0}
 .sim{font-weight:600;color:#d9480f}.error{color:#b00020;font-weight:600}
 @media print{body{margin:0}.para{break-inside:avoid}}";
 
-/// Render the report as a standalone HTML page.
-pub fn render(report: &Report) -> String {
+/// Render the report as a standalone HTML page in `lang`.
+pub fn render(report: &Report, lang: Lang) -> String {
     let mut out = String::new();
+    let l = |en, zh| lang.pick(en, zh);
     let _ = write!(
         out,
-        "<!DOCTYPE html>\n<html lang=\"zh\">\n<head>\n<meta charset=\"utf-8\">\n\
+        "<!DOCTYPE html>\n<html lang=\"{}\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n\
-         <title>Tongwen report</title>\n<style>{STYLE}</style>\n</head>\n<body>\n\
-         <h1>同文 Tongwen — similarity report</h1>\n<p class=\"meta\">Tongwen {} · method {} · threshold {:.2} · \
-         {} document(s)</p>\n",
+         <title>{}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n\
+         <h1>{}</h1>\n<p class=\"meta\">Tongwen {} · {} {} · {} {:.2} · {} {}</p>\n",
+        lang.code(),
+        l("Tongwen report", "同文检测报告"),
+        l("同文 Tongwen — similarity report", "同文 Tongwen — 文字复制检测报告"),
         escape(report.version),
-        match report.method {
-            crate::check::Method::Verified => "verified spans",
-            crate::check::Method::Simhash => "paragraph SimHash",
-        },
+        l("method", "方法"),
+        lang.method(report.method),
+        l("threshold", "阈值"),
         report.threshold,
-        report.documents.len()
+        report.documents.len(),
+        l("document(s)", "份文档"),
     );
     for doc in &report.documents {
-        document(&mut out, doc);
+        document(&mut out, doc, lang);
     }
     out.push_str("</body>\n</html>\n");
     out
 }
 
-fn document(out: &mut String, doc: &DocumentReport) {
+fn document(out: &mut String, doc: &DocumentReport, lang: Lang) {
+    let l = |en, zh| lang.pick(en, zh);
     let _ = write!(out, "<section>\n<h2>{}</h2>\n", escape(&doc.file));
     if let Some(e) = &doc.error {
+        let why = doc.error_info.as_ref().map_or(e.clone(), |i| lang.error(i));
         let _ = writeln!(
             out,
-            "<p class=\"error\">Not checked: {}</p>\n</section>",
-            escape(e)
+            "<p class=\"error\">{}{}</p>\n</section>",
+            l("Not checked: ", "未检测："),
+            escape(&why)
         );
         return;
     }
     let _ = writeln!(
         out,
-        "<p><span class=\"ratio\">{}</span> copied · largest single source {} · {} of {} paragraphs flagged · \
-         {} of {} characters</p>",
+        "<p><span class=\"ratio\">{}</span> {} · {} {} · {} / {} {} · {} / {} {}</p>",
         pct(doc.similarity_ratio),
+        l("copied", "复制比"),
+        l("largest single source", "单篇最大"),
         pct(doc.largest_source_ratio),
         doc.flagged_paragraphs,
         doc.paragraphs.len(),
+        l("paragraphs flagged", "段标红"),
         doc.copied_chars,
-        doc.total_chars
+        doc.total_chars,
+        l("characters", "字符"),
     );
     if !doc.sources.is_empty() {
-        out.push_str("<table>\n<tr><th>Source</th><th>Share</th><th>Paragraphs</th></tr>\n");
+        let _ = writeln!(
+            out,
+            "<table>\n<tr><th>{}</th><th>{}</th><th>{}</th></tr>",
+            l("Source", "来源"),
+            l("Share", "占比"),
+            l("Paragraphs", "段落数")
+        );
         for s in &doc.sources {
             let _ = writeln!(
                 out,
@@ -147,8 +162,9 @@ fn document(out: &mut String, doc: &DocumentReport) {
             let src: Vec<[usize; 2]> = m.spans.iter().map(|s| s.source).collect();
             let _ = writeln!(
                 out,
-                "<table class=\"pair\"><tr><th>Submission ¶{}</th><th><span class=\"sim\">{}</span> · {} ¶{} \
+                "<table class=\"pair\"><tr><th>{} ¶{}</th><th><span class=\"sim\">{}</span> · {} ¶{} \
                  <span class=\"meta\">(hamming {})</span></th></tr>\n<tr><td>{}</td><td>{}</td></tr></table>",
+                l("Submission", "送检文档"),
                 p.index + 1,
                 pct(m.similarity),
                 escape(&m.source_title),

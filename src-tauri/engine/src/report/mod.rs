@@ -7,13 +7,19 @@
 //! as reported.
 
 pub mod html;
+mod lang;
 pub mod text;
 
+pub use lang::Lang;
+
 use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::Arc;
 
 use serde::Serialize;
 
 use crate::check::{covered_chars, Method, ParagraphResult, SpanPair};
+use crate::error::{Error, ErrorInfo};
 use crate::text::non_ws_chars;
 
 /// The outcome of checking one submitted file.
@@ -22,7 +28,21 @@ pub struct CheckedDocument {
     /// The file as the user named it.
     pub file: String,
     /// The paragraphs and their matches, or why the file could not be checked.
-    pub outcome: Result<Vec<ParagraphResult>, String>,
+    pub outcome: Result<Vec<ParagraphResult>, Arc<Error>>,
+}
+
+impl CheckedDocument {
+    pub fn new(file: &Path, outcome: crate::Result<Vec<ParagraphResult>>) -> Self {
+        CheckedDocument {
+            file: file.display().to_string(),
+            outcome: outcome.map_err(Arc::new),
+        }
+    }
+
+    /// A file that could not be checked.
+    pub fn failed(file: &Path, error: Error) -> Self {
+        CheckedDocument::new(file, Err(error))
+    }
 }
 
 /// A whole report.
@@ -50,9 +70,12 @@ pub struct DocumentReport {
     /// Source documents by contribution, largest first.
     pub sources: Vec<SourceTotal>,
     pub paragraphs: Vec<ParagraphReport>,
-    /// Why the document could not be checked (then `paragraphs` is empty).
+    /// Why the document could not be checked (then `paragraphs` is empty), in English ...
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// ... and as a kind with its parameters, for a message in the reader's language.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error_info: Option<ErrorInfo>,
 }
 
 /// One source document's share of a submission.
@@ -144,10 +167,7 @@ impl Report {
             method,
             threshold,
             top,
-            documents: docs
-                .iter()
-                .map(|d| document(method, threshold, top, d))
-                .collect(),
+            documents: docs.iter().map(|d| document(threshold, top, d)).collect(),
         }
     }
 
@@ -162,7 +182,7 @@ fn round4(x: f64) -> f64 {
     (x * 10_000.0).round() / 10_000.0
 }
 
-fn document(method: Method, threshold: f64, top: usize, doc: &CheckedDocument) -> DocumentReport {
+fn document(threshold: f64, top: usize, doc: &CheckedDocument) -> DocumentReport {
     let results = match &doc.outcome {
         Ok(r) => r,
         Err(e) => {
@@ -175,7 +195,8 @@ fn document(method: Method, threshold: f64, top: usize, doc: &CheckedDocument) -
                 flagged_paragraphs: 0,
                 sources: Vec::new(),
                 paragraphs: Vec::new(),
-                error: Some(e.clone()),
+                error: Some(e.to_string()),
+                error_info: Some(e.info()),
             }
         }
     };
@@ -193,12 +214,7 @@ fn document(method: Method, threshold: f64, top: usize, doc: &CheckedDocument) -
         let chars = non_ws_chars(&p.text);
         total += chars;
         let ranges_of = |ms: &[&crate::check::Match]| -> Vec<[usize; 2]> {
-            ms.iter()
-                .flat_map(|m| match method {
-                    Method::Simhash => vec![[0, usize::MAX]],
-                    Method::Verified => m.spans.iter().map(|s| s.submission).collect(),
-                })
-                .collect()
+            ms.iter().flat_map(|m| m.covered_ranges()).collect()
         };
         let (para_copied, _) = covered_chars(&p.text, &ranges_of(&kept));
         copied += para_copied;
@@ -237,7 +253,7 @@ fn document(method: Method, threshold: f64, top: usize, doc: &CheckedDocument) -
                     similarity: round4(m.similarity),
                     hamming: m.hamming,
                     spans: m
-                        .spans
+                        .spans()
                         .iter()
                         .map(|sp| ReportSpan::new(sp, &p.text, &m.source.text))
                         .collect(),
@@ -280,6 +296,7 @@ fn document(method: Method, threshold: f64, top: usize, doc: &CheckedDocument) -
         sources,
         paragraphs,
         error: None,
+        error_info: None,
     }
 }
 

@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use super::Report;
+use super::{Lang, Report};
 
 fn snippet(text: &str, max: usize) -> String {
     let mut s: String = text.chars().take(max).collect();
@@ -13,34 +13,52 @@ fn snippet(text: &str, max: usize) -> String {
     s
 }
 
-/// Render the report for a terminal.
-pub fn render(report: &Report) -> String {
+/// Render the report for a terminal, in `lang`.
+pub fn render(report: &Report, lang: Lang) -> String {
     let mut out = String::new();
     for doc in &report.documents {
         let _ = writeln!(out, "{}", doc.file);
         if let Some(e) = &doc.error {
-            let _ = writeln!(out, "  not checked: {e}\n");
+            let why = doc.error_info.as_ref().map_or(e.clone(), |i| lang.error(i));
+            let _ = writeln!(out, "  {} {why}\n", lang.pick("not checked:", "未检测："));
             continue;
         }
-        let _ = writeln!(
-            out,
-            "  copied {:.1}% ({} of {} characters), {} of {} paragraphs flagged at {:.2}; largest source {:.1}%",
-            doc.similarity_ratio * 100.0,
-            doc.copied_chars,
-            doc.total_chars,
-            doc.flagged_paragraphs,
-            doc.paragraphs.len(),
-            report.threshold,
-            doc.largest_source_ratio * 100.0
-        );
+        let _ = match lang {
+            Lang::En => writeln!(
+                out,
+                "  copied {:.1}% ({} of {} characters), {} of {} paragraphs flagged at {:.2}; largest source {:.1}%",
+                doc.similarity_ratio * 100.0,
+                doc.copied_chars,
+                doc.total_chars,
+                doc.flagged_paragraphs,
+                doc.paragraphs.len(),
+                report.threshold,
+                doc.largest_source_ratio * 100.0
+            ),
+            Lang::Zh => writeln!(
+                out,
+                "  复制比 {:.1}%（{} / {} 字符），{} / {} 段在阈值 {:.2} 标红；单篇最大 {:.1}%",
+                doc.similarity_ratio * 100.0,
+                doc.copied_chars,
+                doc.total_chars,
+                doc.flagged_paragraphs,
+                doc.paragraphs.len(),
+                report.threshold,
+                doc.largest_source_ratio * 100.0
+            ),
+        };
         for s in doc.sources.iter().take(5) {
             let _ = writeln!(
                 out,
-                "    {:5.1}%  {} ({} paragraph{})",
+                "    {:5.1}%  {} ({} {})",
                 s.ratio * 100.0,
                 s.source_title,
                 s.paragraphs,
-                if s.paragraphs == 1 { "" } else { "s" }
+                match (lang, s.paragraphs) {
+                    (Lang::Zh, _) => "段",
+                    (Lang::En, 1) => "paragraph",
+                    (Lang::En, _) => "paragraphs",
+                }
             );
         }
         for p in doc.paragraphs.iter().filter(|p| p.flagged) {

@@ -642,7 +642,7 @@ fn both_readers(bytes: &[u8]) -> (Cleaned, Cleaned) {
     let clean = |blocks: Vec<Block>| {
         blocks
             .into_iter()
-            .map(|b| (b.kind, crate::text::clean_paragraph(&b.text)))
+            .map(|b| (b.kind, crate::extract::clean_paragraph(&b.text)))
             .filter(|(_, t)| !t.is_empty())
             .collect::<Vec<_>>()
     };

@@ -114,7 +114,7 @@ impl CMap {
                         entries += 1;
                         let text = match lexer.next_token() {
                             Some(Token::Hex(dst)) => utf16_be(&dst),
-                            Some(Token::Name(name)) => super::font::glyph_name_to_text(name),
+                            Some(Token::Name(name)) => super::glyphs::glyph_name_to_text(name),
                             _ => break,
                         };
                         if let Some(key) = code_key(&src) {

@@ -14,6 +14,7 @@ use std::sync::OnceLock;
 use lopdf::{Dictionary, Document, Object};
 
 use super::cmap::{CMap, CodeRange};
+use super::glyphs::{glyph_name_to_text, is_wide};
 use super::standard_widths;
 
 /// Streams of a font (`/ToUnicode`, embedded CMaps) larger than this once decoded are ignored.
@@ -526,7 +527,7 @@ impl Standard {
         let c = text.and_then(|t| t.chars().next());
         match (self, c) {
             (Standard::Monospace, _) => 0.6,
-            (_, Some(c)) if super::layout::is_wide(c) => 1.0,
+            (_, Some(c)) if is_wide(c) => 1.0,
             (Standard::Proportional(table), Some(c)) => u32::from(c)
                 .checked_sub(0x20)
                 .and_then(|i| table.get(i as usize))
@@ -593,74 +594,6 @@ fn apply_differences(doc: &Document, encoding: &Dictionary, table: &mut [String]
             _ => {}
         }
     }
-}
-
-/// The text of a glyph name (Adobe Glyph List names, `uniXXXX`, `uXXXX[XX]`, ligatures joined by `_`,
-/// suffixes after `.`). Unknown names give an empty string.
-pub(super) fn glyph_name_to_text(name: &[u8]) -> String {
-    let name = String::from_utf8_lossy(name);
-    let base = name.split('.').next().unwrap_or_default();
-    base.split('_').map(glyph_component).collect()
-}
-
-fn glyph_component(name: &str) -> String {
-    if name.is_empty() {
-        return String::new();
-    }
-    if let Some(hex) = name.strip_prefix("uni") {
-        if hex.len() >= 4 && hex.len() % 4 == 0 && hex.chars().all(|c| c.is_ascii_hexdigit()) {
-            let units: Vec<u16> = hex
-                .as_bytes()
-                .chunks(4)
-                .filter_map(|c| std::str::from_utf8(c).ok())
-                .filter_map(|c| u16::from_str_radix(c, 16).ok())
-                .collect();
-            return String::from_utf16_lossy(&units);
-        }
-    }
-    if let Some(hex) = name.strip_prefix('u') {
-        if (4..=6).contains(&hex.len()) && hex.chars().all(|c| c.is_ascii_hexdigit()) {
-            if let Some(c) = u32::from_str_radix(hex, 16).ok().and_then(char::from_u32) {
-                return c.to_string();
-            }
-        }
-    }
-    lopdf_glyph(name).map(String::from).unwrap_or_default()
-}
-
-/// Look a glyph name up in lopdf's Adobe Glyph List (through a one-entry `/Differences`).
-fn lopdf_glyph(name: &str) -> Option<char> {
-    static CACHE: OnceLock<std::sync::Mutex<HashMap<String, Option<char>>>> = OnceLock::new();
-    let cache = CACHE.get_or_init(Default::default);
-    if let Ok(cache) = cache.lock() {
-        if let Some(c) = cache.get(name) {
-            return *c;
-        }
-    }
-    let doc = Document::new();
-    let mut encoding = Dictionary::new();
-    encoding.set(
-        "Differences",
-        Object::Array(vec![
-            Object::Integer(0),
-            Object::Name(name.as_bytes().to_vec()),
-        ]),
-    );
-    let mut font = Dictionary::new();
-    font.set("Type", Object::Name(b"Font".to_vec()));
-    font.set("Encoding", Object::Dictionary(encoding));
-    // Code 0 is unmapped in the standard encoding lopdf falls back to, so an unknown name gives nothing.
-    let c = font
-        .get_font_encoding(&doc)
-        .ok()
-        .and_then(|e| e.bytes_to_string(&[0]).ok())
-        .and_then(|s| s.chars().next());
-    if let Ok(mut cache) = cache.lock() {
-        if cache.len() < 10_000 {
-            cache.insert(name.to_string(), c);
-        }
-    }
-    c
 }
 
 fn deref<'a>(doc: &'a Document, object: Option<&'a Object>) -> Option<&'a Object> {

@@ -19,6 +19,7 @@
 use std::collections::{HashMap, HashSet};
 
 use super::content::{is_bad_char, Glyph, PageText};
+pub(super) use super::glyphs::is_wide;
 use crate::extract::Block;
 
 /// Glyphs further apart than this many font sizes on one baseline belong to different lines (columns,
@@ -57,22 +58,6 @@ pub(super) struct PageLines {
     pub width: f64,
     pub height: f64,
     pub lines: Vec<Line>,
-}
-
-/// Whether a character is set without spaces around it (CJK ideographs, kana, CJK punctuation, full-width
-/// forms). Hangul is not: Korean separates words with spaces.
-pub(super) fn is_wide(c: char) -> bool {
-    matches!(c,
-        '\u{2E80}'..='\u{2FDF}'
-        | '\u{3000}'..='\u{30FF}'
-        | '\u{3100}'..='\u{31FF}'
-        | '\u{3400}'..='\u{4DBF}'
-        | '\u{4E00}'..='\u{9FFF}'
-        | '\u{F900}'..='\u{FAFF}'
-        | '\u{FE30}'..='\u{FE4F}'
-        | '\u{FF00}'..='\u{FF60}'
-        | '\u{FFE0}'..='\u{FFE6}'
-        | '\u{20000}'..='\u{3FFFF}')
 }
 
 /// Characters that may not start a line (they stay with the character before them).

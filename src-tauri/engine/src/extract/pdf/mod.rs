@@ -1,7 +1,8 @@
 //! PDF documents: loads the file (decrypting documents whose user password is empty), reads each page's
 //! text with its position, and rebuilds paragraphs from the layout.
 //!
-//! The work is split in four parts: [`cmap`] parses CMap programs, [`font`] decodes character codes into
+//! The work is split in parts that import only the ones before them: [`glyphs`] knows glyph names and
+//! wide characters, [`cmap`] parses CMap programs, [`font`] decodes character codes into
 //! text and widths, [`content`] interprets content streams to place glyphs on the page, and [`layout`]
 //! builds lines, removes running headers, footers and page numbers, and joins lines into paragraphs.
 //! This module ties them together and decides which documents cannot be read: a file that does not parse
@@ -12,6 +13,7 @@
 mod cmap;
 mod content;
 mod font;
+mod glyphs;
 mod layout;
 mod standard_widths;
 #[cfg(test)]

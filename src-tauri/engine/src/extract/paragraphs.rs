@@ -139,7 +139,7 @@ fn line_end(text: &str) -> Option<usize> {
     let b = text.as_bytes();
     let mut from = 0;
     while let Some(found) =
-        super::find_byte(&b[from..], |x| (x.wrapping_sub(0x0a) < 4) | (x == 0xe2))
+        super::clean::find_byte(&b[from..], |x| (x.wrapping_sub(0x0a) < 4) | (x == 0xe2))
     {
         let pos = from + found;
         if b[pos] != 0xe2
@@ -534,7 +534,7 @@ mod tests {
             'a', '\n', '\r', '\u{0b}', '\u{0c}', '\u{2028}', '\u{2029}', '\u{2027}', '\u{202a}',
             '\u{201c}', '\u{2e80}', '软', '\u{85}',
         ];
-        for s in super::super::all_strings(&alphabet, 4) {
+        for s in crate::extract::clean::all_strings(&alphabet, 4) {
             assert_eq!(line_end(&s), s.find(seps), "{s:?}");
         }
     }

@@ -1,0 +1,640 @@
+//! The engine's use cases, in one place: list, add, remove, extract, check, and bring a library up to
+//! date. The `tongwen` command and the desktop app only parse their input, call an [`Engine`], and present
+//! what it returns; neither wires extraction, fingerprints, the library and the checker itself.
+//!
+//! - **Settings** ([`CheckOptions`], [`ReadOptions`]) carry their defaults and are validated here, once.
+//! - **Progress and cancellation** are arguments: a callback per file (or per chunk of paragraphs) and an
+//!   [`AtomicBool`] checked between files.
+//! - **Results are typed**: a [`CheckRun`] says which method made it and keeps each file's outcome (its
+//!   paragraphs, or the engine [`Error`]) so a report can be rebuilt at another threshold without
+//!   checking again.
+//! - **The library** is reached only through [`Store`]; [`LibraryLocation`] is where a new backend plugs in.
+//! - **Costs are paid when used**: the tokenizer (jieba's dictionary, about 0.1 s) is loaded on the first
+//!   add, check or upgrade, never for listing, removing or extracting; reading opens the library
+//!   read-only; re-fingerprinting a library made by an older Tongwen is [`Engine::upgrade`], an explicit
+//!   step with progress.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use serde::Serialize;
+
+use crate::check::{CheckSettings, Checker, Index, Method};
+use crate::error::{Error, Result};
+use crate::extract::{self, discover, ExtractOptions, Extracted};
+use crate::fingerprint::Fingerprinter;
+use crate::ingest;
+use crate::library::{
+    AddOutcome, DocumentInfo, Generation, Library, RefingerprintProgress, Store, Totals,
+};
+use crate::report::{CheckedDocument, Report};
+
+/// Matches shown per paragraph unless asked otherwise.
+pub const DEFAULT_TOP: usize = 3;
+/// Shortest copied passage that counts in Chinese text, in characters (the CNKI-style 13-character rule).
+pub const DEFAULT_MIN_MATCH_CHARS: usize = 13;
+/// Shortest copied passage that counts in other text, in words (WCopyfind's default).
+pub const DEFAULT_MIN_MATCH_WORDS: usize = 6;
+
+/// Where a library lives. The SQLite file is the embedded default; another backend adds a variant here
+/// and an implementation of [`Store`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LibraryLocation {
+    Sqlite(PathBuf),
+}
+
+impl LibraryLocation {
+    /// The platform's default library (`~/.local/share/tongwen/library.sqlite` on Linux), if the platform
+    /// has a data directory.
+    pub fn default_location() -> Option<LibraryLocation> {
+        crate::library::default_path().map(LibraryLocation::Sqlite)
+    }
+
+    /// As shown to the user.
+    pub fn display(&self) -> String {
+        match self {
+            LibraryLocation::Sqlite(path) => path.display().to_string(),
+        }
+    }
+}
+
+/// How files are read.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ReadOptions {
+    /// Text encoding of .txt files (a WHATWG label such as `gb18030`, `big5`, `utf-16le`) instead of
+    /// detecting it.
+    pub encoding: Option<String>,
+}
+
+impl ReadOptions {
+    fn extract_options(&self) -> Result<ExtractOptions> {
+        let encoding = match &self.encoding {
+            None => None,
+            Some(label) => Some(extract::txt::encoding_for_label(label).ok_or_else(|| {
+                Error::InvalidSetting {
+                    name: "encoding",
+                    reason: format!("unknown encoding {label:?} (e.g. gb18030, big5, utf-16le)"),
+                }
+            })?),
+        };
+        Ok(ExtractOptions { encoding })
+    }
+}
+
+/// How to check.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CheckOptions {
+    pub method: Method,
+    /// Report a match at or above this similarity; `None` takes the method's default
+    /// ([`Method::default_threshold`]).
+    pub threshold: Option<f64>,
+    /// Matches reported per paragraph.
+    pub top: usize,
+    pub min_match_chars: usize,
+    pub min_match_words: usize,
+    pub read: ReadOptions,
+}
+
+impl Default for CheckOptions {
+    fn default() -> Self {
+        CheckOptions {
+            method: Method::default(),
+            threshold: None,
+            top: DEFAULT_TOP,
+            min_match_chars: DEFAULT_MIN_MATCH_CHARS,
+            min_match_words: DEFAULT_MIN_MATCH_WORDS,
+            read: ReadOptions::default(),
+        }
+    }
+}
+
+/// A threshold is a share: between 0 and 1.
+pub fn validate_threshold(threshold: f64) -> Result<f64> {
+    if (0.0..=1.0).contains(&threshold) {
+        Ok(threshold)
+    } else {
+        Err(Error::InvalidSetting {
+            name: "threshold",
+            reason: format!("must be between 0 and 1 (got {threshold})"),
+        })
+    }
+}
+
+impl CheckOptions {
+    /// The threshold in force: the one given, or the method's default.
+    pub fn threshold(&self) -> f64 {
+        self.threshold
+            .unwrap_or_else(|| self.method.default_threshold())
+    }
+
+    /// Validate every setting and turn them into the checker's settings.
+    fn validate(&self) -> Result<(CheckSettings, ExtractOptions)> {
+        validate_threshold(self.threshold())?;
+        // `top` may be 0: paragraphs are then flagged and counted with no match listed.
+        for (name, value) in [
+            ("min-match-chars", self.min_match_chars),
+            ("min-match-words", self.min_match_words),
+        ] {
+            if value == 0 {
+                return Err(Error::InvalidSetting {
+                    name,
+                    reason: "must be at least 1".into(),
+                });
+            }
+        }
+        let mut settings = CheckSettings {
+            method: self.method,
+            ..CheckSettings::default()
+        };
+        settings.align.cjk.min_match = self.min_match_chars;
+        settings.align.words.min_match = self.min_match_words;
+        Ok((settings, self.read.extract_options()?))
+    }
+}
+
+/// Progress of a long operation: `done` of `total` files (or paragraphs, for an upgrade), and the one
+/// just finished.
+#[derive(Debug, Clone, Copy)]
+pub struct Progress<'p> {
+    pub done: usize,
+    pub total: usize,
+    pub path: &'p Path,
+}
+
+/// The state of a library, as a front end shows it before doing anything.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LibraryStatus {
+    pub path: String,
+    pub documents: u64,
+    pub paragraphs: u64,
+    /// Paragraphs fingerprinted by another version of Tongwen.
+    pub stale_paragraphs: u64,
+    /// Whether [`Engine::upgrade`] must run before checking.
+    pub needs_upgrade: bool,
+}
+
+/// What a check found: each file's outcome, with the settings that produced it.
+#[derive(Debug, Clone)]
+pub struct CheckRun {
+    pub method: Method,
+    pub threshold: f64,
+    pub top: usize,
+    pub documents: Vec<CheckedDocument>,
+}
+
+impl CheckRun {
+    /// The report at the run's threshold.
+    pub fn report(&self) -> Report {
+        Report::build(self.method, self.threshold, self.top, &self.documents)
+    }
+
+    /// The report re-filtered at another threshold (no new check).
+    pub fn report_at(&self, threshold: f64) -> Result<Report> {
+        let threshold = validate_threshold(threshold)?;
+        Ok(Report::build(
+            self.method,
+            threshold,
+            self.top,
+            &self.documents,
+        ))
+    }
+
+    /// The files that could not be checked, with why.
+    pub fn failures(&self) -> impl Iterator<Item = &Error> {
+        self.documents
+            .iter()
+            .filter_map(|d| d.outcome.as_ref().err().map(|e| e.as_ref()))
+    }
+}
+
+/// What an add did, file by file in input order (files not reached because of a cancel are left out).
+#[derive(Debug)]
+pub struct AddRun {
+    pub outcomes: Vec<(PathBuf, Result<AddOutcome>)>,
+    pub cancelled: bool,
+    /// The library's totals after the add.
+    pub totals: Totals,
+}
+
+/// The engine over one library.
+pub struct Engine {
+    location: LibraryLocation,
+    fingerprinter: OnceLock<Arc<Fingerprinter>>,
+    /// The last index built, with the library generation it belongs to: repeated checks in one process
+    /// (the desktop app) reuse it while the library is unchanged, whoever changes it.
+    index: Mutex<Option<(Generation, Arc<Index>)>>,
+}
+
+impl Engine {
+    pub fn new(location: LibraryLocation) -> Engine {
+        Engine {
+            location,
+            fingerprinter: OnceLock::new(),
+            index: Mutex::new(None),
+        }
+    }
+
+    pub fn location(&self) -> &LibraryLocation {
+        &self.location
+    }
+
+    /// Whether the tokenizer has been loaded (it is loaded on first use).
+    pub fn tokenizer_loaded(&self) -> bool {
+        self.fingerprinter.get().is_some()
+    }
+
+    fn fingerprinter(&self) -> &Fingerprinter {
+        self.fingerprinter
+            .get_or_init(|| Arc::new(Fingerprinter::new()))
+    }
+
+    fn open_read(&self) -> Result<Box<dyn Store>> {
+        match &self.location {
+            LibraryLocation::Sqlite(path) => Ok(Box::new(Library::open_read(path)?)),
+        }
+    }
+
+    fn open_write(&self) -> Result<Box<dyn Store>> {
+        match &self.location {
+            LibraryLocation::Sqlite(path) => Ok(Box::new(Library::open(path)?)),
+        }
+    }
+
+    /// The library's documents, oldest first. A library that does not exist yet is empty.
+    pub fn list(&self) -> Result<Vec<DocumentInfo>> {
+        match self.open_read() {
+            Err(Error::NoLibrary { .. }) => Ok(Vec::new()),
+            library => library?.list(),
+        }
+    }
+
+    /// Open the library for changing it, creating it (and its folder) if needed and migrating its
+    /// schema: what choosing a library location does.
+    pub fn init(&self) -> Result<LibraryStatus> {
+        drop(self.open_write()?);
+        self.status()
+    }
+
+    /// Totals and whether an upgrade is needed; reading only.
+    pub fn status(&self) -> Result<LibraryStatus> {
+        let status = |totals: Totals, stale: u64, schema_old: bool| LibraryStatus {
+            path: self.location.display(),
+            documents: totals.documents,
+            paragraphs: totals.paragraphs,
+            stale_paragraphs: stale,
+            needs_upgrade: stale > 0 || schema_old,
+        };
+        match self.open_read() {
+            Ok(library) => Ok(status(
+                library.totals()?,
+                library.stale_paragraphs()?,
+                false,
+            )),
+            Err(Error::NoLibrary { .. }) => Ok(status(Totals::default(), 0, false)),
+            Err(Error::NeedsUpgrade { .. }) => Ok(status(Totals::default(), 0, true)),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Bring a library made by an older Tongwen up to date: migrate its schema and re-fingerprint the
+    /// paragraphs fingerprinted by another version, in one transaction, reporting paragraphs done.
+    pub fn upgrade(
+        &self,
+        progress: &mut dyn FnMut(Progress<'_>),
+        cancel: &AtomicBool,
+    ) -> Result<LibraryStatus> {
+        let mut library = self.open_write()?;
+        if library.stale_paragraphs()? > 0 {
+            let location = self.location.display();
+            let path = Path::new(&location);
+            library.refingerprint_stale(
+                self.fingerprinter(),
+                &mut |p: RefingerprintProgress| {
+                    progress(Progress {
+                        done: p.done as usize,
+                        total: p.total as usize,
+                        path,
+                    })
+                },
+                cancel,
+            )?;
+        }
+        drop(library);
+        self.status()
+    }
+
+    /// Add files and folders (recursively) to the library, creating it if needed.
+    pub fn add(
+        &self,
+        inputs: &[PathBuf],
+        options: &ReadOptions,
+        progress: &mut dyn FnMut(Progress<'_>),
+        cancel: &AtomicBool,
+    ) -> Result<AddRun> {
+        let extract_options = options.extract_options()?;
+        let mut library = self.open_write()?;
+        let (files, unreadable) = discover::collect_files(inputs);
+        let mut outcomes: Vec<(PathBuf, Result<AddOutcome>)> = unreadable
+            .into_iter()
+            .map(|e| (e.path().to_path_buf(), Err(e.into())))
+            .collect();
+        let added = ingest::add_files(
+            library.as_mut(),
+            &files,
+            &extract_options,
+            self.fingerprinter(),
+            cancel,
+            |p| {
+                progress(Progress {
+                    done: p.done,
+                    total: p.total,
+                    path: p.path,
+                })
+            },
+        );
+        let cancelled = added.len() < files.len();
+        outcomes.extend(added);
+        Ok(AddRun {
+            outcomes,
+            cancelled,
+            totals: library.totals()?,
+        })
+    }
+
+    /// Remove documents by id, all or none. A library that does not exist holds no document (and is not
+    /// created).
+    pub fn remove(&self, ids: &[i64]) -> Result<Vec<DocumentInfo>> {
+        match self.open_read() {
+            Err(Error::NoLibrary { .. }) => match ids.first() {
+                Some(&id) => Err(Error::NoSuchDocument(id)),
+                None => Ok(Vec::new()),
+            },
+            _ => self.open_write()?.remove(ids),
+        }
+    }
+
+    /// The paragraphs of one file, exactly as Tongwen reads them.
+    pub fn extract(path: &Path, options: &ReadOptions) -> Result<Extracted> {
+        Ok(extract::extract_file(path, &options.extract_options()?)?)
+    }
+
+    /// Check files and folders against the library. Files that cannot be read are in the run with
+    /// their error; a library that needs an upgrade is [`Error::NeedsUpgrade`] (see [`Self::upgrade`]).
+    pub fn check(
+        &self,
+        inputs: &[PathBuf],
+        options: &CheckOptions,
+        progress: &mut dyn FnMut(Progress<'_>),
+        cancel: &AtomicBool,
+    ) -> Result<CheckRun> {
+        let (settings, extract_options) = options.validate()?;
+        let library = self.open_read()?;
+        let stale = library.stale_paragraphs()?;
+        if stale > 0 {
+            return Err(Error::NeedsUpgrade {
+                path: PathBuf::from(library.location()),
+                stale,
+            });
+        }
+        let index = self.index(library.as_ref())?;
+        let checker = Checker::new(library.as_ref(), &index, self.fingerprinter(), settings);
+        let (files, unreadable) = discover::collect_files(inputs);
+        let mut documents: Vec<CheckedDocument> = unreadable
+            .into_iter()
+            .map(|e| {
+                let path = e.path().to_path_buf();
+                CheckedDocument::failed(&path, e.into())
+            })
+            .collect();
+        for (i, file) in files.iter().enumerate() {
+            if cancel.load(Ordering::Relaxed) {
+                return Err(Error::Cancelled);
+            }
+            let outcome = extract::extract_file(file, &extract_options)
+                .map_err(Error::from)
+                .and_then(|d| {
+                    let texts: Vec<String> = d.paragraphs.into_iter().map(|b| b.text).collect();
+                    checker.check(&texts)
+                });
+            documents.push(CheckedDocument::new(file, outcome));
+            progress(Progress {
+                done: i + 1,
+                total: files.len(),
+                path: file,
+            });
+        }
+        Ok(CheckRun {
+            method: settings.method,
+            threshold: options.threshold(),
+            top: options.top,
+            documents,
+        })
+    }
+
+    /// The checking index of the library's current contents: the one built last if the library has not
+    /// changed since, else the saved one or a new one.
+    fn index(&self, library: &dyn Store) -> Result<Arc<Index>> {
+        let generation = library.generation()?;
+        let mut cached = self
+            .index
+            .lock()
+            .map_err(|_| Error::Internal("an earlier check crashed"))?;
+        if let Some((built_for, index)) = cached.as_ref() {
+            if *built_for == generation {
+                return Ok(Arc::clone(index));
+            }
+        }
+        let index = Arc::new(Index::open(library)?);
+        *cached = Some((generation, Arc::clone(&index)));
+        Ok(index)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn engine(dir: &Path) -> Engine {
+        Engine::new(LibraryLocation::Sqlite(dir.join("lib.sqlite")))
+    }
+
+    fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+        let p = dir.join(name);
+        std::fs::write(&p, text).unwrap();
+        p
+    }
+
+    const SOURCE: &str = "软件包维护者应当定期检查错误报告，及时回复用户提出的问题，并在新版本发布之前完成全部测试工作。";
+
+    #[test]
+    fn listing_and_extracting_load_no_tokenizer_and_create_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let engine = engine(dir.path());
+        assert!(engine.list().unwrap().is_empty());
+        assert!(!dir.path().join("lib.sqlite").exists());
+        let file = write(dir.path(), "a.txt", SOURCE);
+        Engine::extract(&file, &ReadOptions::default()).unwrap();
+        assert!(matches!(engine.remove(&[7]), Err(Error::NoSuchDocument(7))));
+        assert!(!dir.path().join("lib.sqlite").exists());
+        assert!(!engine.tokenizer_loaded());
+        engine
+            .add(
+                &[file],
+                &ReadOptions::default(),
+                &mut |_| {},
+                &AtomicBool::new(false),
+            )
+            .unwrap();
+        // A new engine (a new process) lists without the tokenizer.
+        let reader = Engine::new(engine.location().clone());
+        assert_eq!(reader.list().unwrap().len(), 1);
+        assert_eq!(reader.status().unwrap().documents, 1);
+        assert!(!reader.tokenizer_loaded());
+    }
+
+    #[test]
+    fn check_finds_the_copy_and_keeps_unreadable_files_with_their_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let engine = engine(dir.path());
+        let lib = std::fs::create_dir(dir.path().join("lib")).map(|()| dir.path().join("lib"));
+        let lib = lib.unwrap();
+        write(&lib, "source.txt", SOURCE);
+        let run = engine
+            .add(
+                &[lib],
+                &ReadOptions::default(),
+                &mut |_| {},
+                &AtomicBool::new(false),
+            )
+            .unwrap();
+        assert_eq!(run.totals.documents, 1);
+        let copy = write(dir.path(), "copy.txt", SOURCE);
+        let empty = write(dir.path(), "empty.txt", "");
+        let missing = dir.path().join("missing.txt");
+        let mut seen = 0;
+        let run = engine
+            .check(
+                &[copy, empty, missing],
+                &CheckOptions::default(),
+                &mut |_| seen += 1,
+                &AtomicBool::new(false),
+            )
+            .unwrap();
+        assert_eq!(
+            (run.method, run.threshold, run.top),
+            (Method::Verified, 0.3, 3)
+        );
+        assert_eq!(seen, 2, "one progress message per file read");
+        let report = run.report();
+        let files: Vec<(&str, bool)> = report
+            .documents
+            .iter()
+            .map(|d| (d.file.rsplit('/').next().unwrap(), d.error.is_some()))
+            .collect();
+        assert_eq!(
+            files,
+            [
+                ("missing.txt", true),
+                ("copy.txt", false),
+                ("empty.txt", true)
+            ]
+        );
+        assert_eq!(report.documents[1].similarity_ratio, 1.0);
+        assert_eq!(run.failures().count(), 2);
+        // Re-filtered without checking again.
+        assert!(run.report_at(1.5).is_err());
+        assert_eq!(
+            run.report_at(1.0).unwrap().documents[1].flagged_paragraphs,
+            1
+        );
+    }
+
+    #[test]
+    fn settings_are_validated_once_here() {
+        let dir = tempfile::tempdir().unwrap();
+        let engine = engine(dir.path());
+        let check = |options: CheckOptions| {
+            engine
+                .check(&[], &options, &mut |_| {}, &AtomicBool::new(false))
+                .unwrap_err()
+        };
+        for bad in [
+            CheckOptions {
+                threshold: Some(1.2),
+                ..CheckOptions::default()
+            },
+            CheckOptions {
+                min_match_chars: 0,
+                ..CheckOptions::default()
+            },
+            CheckOptions {
+                read: ReadOptions {
+                    encoding: Some("klingon".into()),
+                },
+                ..CheckOptions::default()
+            },
+        ] {
+            assert!(matches!(check(bad), Error::InvalidSetting { .. }));
+        }
+        assert_eq!(
+            CheckOptions {
+                method: Method::Simhash,
+                ..CheckOptions::default()
+            }
+            .threshold(),
+            0.8
+        );
+    }
+
+    #[test]
+    fn a_library_with_stale_fingerprints_is_checked_only_after_the_upgrade() {
+        let dir = tempfile::tempdir().unwrap();
+        let engine = engine(dir.path());
+        let file = write(dir.path(), "a.txt", SOURCE);
+        engine
+            .add(
+                std::slice::from_ref(&file),
+                &ReadOptions::default(),
+                &mut |_| {},
+                &AtomicBool::new(false),
+            )
+            .unwrap();
+        rusqlite::Connection::open(dir.path().join("lib.sqlite"))
+            .unwrap()
+            .execute(
+                "UPDATE paragraphs SET algo = 1, simhash = 0, shingles = x''",
+                [],
+            )
+            .unwrap();
+        let status = engine.status().unwrap();
+        assert_eq!((status.stale_paragraphs, status.needs_upgrade), (1, true));
+        let err = engine
+            .check(
+                std::slice::from_ref(&file),
+                &CheckOptions::default(),
+                &mut |_| {},
+                &AtomicBool::new(false),
+            )
+            .unwrap_err();
+        assert!(matches!(err, Error::NeedsUpgrade { stale: 1, .. }), "{err}");
+        let mut steps = Vec::new();
+        let status = engine
+            .upgrade(
+                &mut |p| steps.push((p.done, p.total)),
+                &AtomicBool::new(false),
+            )
+            .unwrap();
+        assert!(!status.needs_upgrade);
+        assert_eq!(steps, [(1, 1)]);
+        let run = engine
+            .check(
+                &[file],
+                &CheckOptions::default(),
+                &mut |_| {},
+                &AtomicBool::new(false),
+            )
+            .unwrap();
+        assert_eq!(run.report().documents[0].similarity_ratio, 1.0);
+    }
+}
