@@ -248,6 +248,75 @@ fn html_report_is_self_contained_and_escapes_document_text() {
 }
 
 #[test]
+fn reports_follow_the_chosen_language() {
+    let s = Sandbox::new();
+    library_with_sources(&s);
+    let sub = s.write("sub.txt", format!("{ZH_1}\n\n{CLEAN_ZH}\n"));
+    let locked = s.write("locked.pdf", b"%PDF-1.4\n%%EOF\n");
+    let sub = sub.to_str().unwrap();
+    let out = s.tongwen(&["check", sub, locked.to_str().unwrap(), "--lang", "zh"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("复制比") && text.contains("1 / 2 段"),
+        "{text}"
+    );
+    assert!(
+        text.contains("未检测：") && text.contains("locked.pdf：PDF"),
+        "{text}"
+    );
+    let html = s.ok(&["check", sub, "--format", "html", "--lang", "zh"]);
+    assert!(
+        html.contains("<html lang=\"zh-CN\">") && html.contains("来源"),
+        "{html}"
+    );
+    let html = s.ok(&["check", sub, "--format", "html"]);
+    assert!(html.contains("<html lang=\"en\">") && html.contains("Source"));
+}
+
+#[test]
+fn listing_reads_only_and_an_old_library_is_upgraded_in_a_reported_step() {
+    let s = Sandbox::new();
+    // Listing a library that does not exist creates nothing.
+    let out = s.ok(&["library", "list"]);
+    assert!(out.contains("is empty"), "{out}");
+    assert!(!s.library().exists());
+    library_with_sources(&s);
+    // Fingerprints from an older definition: listing leaves them (and the file) alone...
+    let conn = rusqlite::Connection::open(s.library()).unwrap();
+    conn.execute(
+        "UPDATE paragraphs SET algo = 1, simhash = 0, shingles = x''",
+        [],
+    )
+    .unwrap();
+    drop(conn);
+    let before = std::fs::read(s.library()).unwrap();
+    s.ok(&["library", "list", "--json"]);
+    assert_eq!(
+        std::fs::read(s.library()).unwrap(),
+        before,
+        "list never writes"
+    );
+    // ... and check updates them first, saying so, then finds the copy.
+    let sub = s.write("sub.txt", format!("{EN_1}\n"));
+    let out = s.tongwen(&["check", sub.to_str().unwrap(), "--format", "json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("made by an older Tongwen"),
+        "{}",
+        stderr(&out)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["documents"][0]["paragraphs"][0]["flagged"], true);
+    // Once up to date, the explicit command has nothing to do.
+    let out = s.tongwen(&["library", "upgrade"]);
+    assert!(
+        out.status.success() && stderr(&out).is_empty(),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
 fn text_report_summarises_each_document() {
     let s = Sandbox::new();
     library_with_sources(&s);

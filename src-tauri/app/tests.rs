@@ -368,3 +368,53 @@ fn a_library_that_cannot_be_opened_is_reported_and_another_can_be_chosen() {
         .unwrap();
     assert_eq!(report["documents"][0]["paragraphs"][0]["flagged"], true);
 }
+
+#[test]
+fn an_old_library_reports_its_upgrade_and_is_updated_with_progress() {
+    let t = app();
+    t.file("lib/zh.txt", format!("{ZH}\n"));
+    let folder = t.dir.path().join("lib").display().to_string();
+    t.call(
+        "library_add",
+        json!({"paths": [folder], "onProgress": CHANNEL}),
+    )
+    .unwrap();
+    let status = t.call("library_status", json!({})).unwrap();
+    assert_eq!(status["needs_upgrade"], false);
+    assert_eq!(status["documents"], 1);
+    let settings = t.call("settings_get", json!({})).unwrap();
+    make_stale(settings["library_path"].as_str().unwrap());
+    let status = t.call("library_status", json!({})).unwrap();
+    assert_eq!(
+        (&status["needs_upgrade"], &status["stale_paragraphs"]),
+        (&json!(true), &json!(1))
+    );
+    let sub = t.file("sub.txt", format!("{ZH}\n"));
+    let e = t
+        .call("check", json!({"paths": [&sub], "onProgress": CHANNEL}))
+        .unwrap_err();
+    assert_eq!(
+        (&e["code"], &e["kind"]),
+        (&json!("library"), &json!("library_needs_upgrade"))
+    );
+    let status = t
+        .call("library_upgrade", json!({"onProgress": CHANNEL}))
+        .unwrap();
+    assert_eq!(status["needs_upgrade"], false);
+    let report = t
+        .call("check", json!({"paths": [&sub], "onProgress": CHANNEL}))
+        .unwrap();
+    assert_eq!(report["documents"][0]["paragraphs"][0]["flagged"], true);
+}
+
+/// Mark every paragraph of the library at `path` as fingerprinted by an older definition (as a library
+/// made by an older Tongwen is).
+fn make_stale(path: &str) {
+    rusqlite::Connection::open(path)
+        .unwrap()
+        .execute(
+            "UPDATE paragraphs SET algo = 1, simhash = 0, shingles = x''",
+            [],
+        )
+        .unwrap();
+}
