@@ -17,7 +17,6 @@
 pub mod align;
 pub mod index;
 mod index_file;
-pub mod synthetic;
 
 use std::collections::HashMap;
 use std::sync::Arc;

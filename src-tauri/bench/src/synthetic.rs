@@ -1,13 +1,13 @@
-//! Synthetic library paragraphs for benchmarks (`tongwen bench`, `cargo bench`), so a library can be
-//! grown to millions of paragraphs from a small real corpus, identically on every run.
+//! Synthetic library paragraphs for the benchmarks (`tongwen-bench`, `cargo bench -p tongwen-bench`), so
+//! a library can be grown to millions of paragraphs from a small real corpus, identically on every run.
 //!
 //! A synthetic paragraph has a random SimHash and as many winnowed shingle keys as a real paragraph
 //! drawn at random, 90% of them random and 10% taken from that real paragraph, so keys common in real
 //! text get long posting lists as the library grows. Its text is a placeholder, never shortlisted by
 //! real text except through those shared keys.
 
-use crate::extract::{BlockKind, Format};
-use crate::library::{NewDocument, NewParagraph};
+use tongwen_engine::extract::{BlockKind, Format};
+use tongwen_engine::library::{NewDocument, NewParagraph};
 
 /// Generator of synthetic paragraphs modelled on real paragraphs' keys (xorshift64*, fixed seed).
 #[derive(Debug, Clone)]

@@ -1,8 +1,8 @@
 //! Criterion benchmarks of the engine's hot paths on a fixed real corpus: the eval-dev library and queries
-//! (`../shared/eval-dev`, or `$TONGWEN_EVAL_DEV`) when present, else the demo library in `assets/demo`.
+//! when present (see `tongwen-testdata`), else the demo library in `assets/demo`.
 //! Each benchmark asserts on its result, so an optimisation that breaks the work cannot look fast.
-//! `tongwen bench` prints the product-level figures (library sizes up to 10M, cold opens, memory);
-//! these are for comparing one change with the next: `cargo bench -p tongwen-engine`.
+//! `tongwen-bench` prints the product-level figures (library sizes up to 10M, cold opens, memory);
+//! these are for comparing one change with the next: `cargo bench -p tongwen-bench`.
 //!
 //! - `segment/jieba_cut`: raw jieba-rs `cut` (HMM on), the floor that fingerprinting is measured against.
 //! - `fingerprint/paragraphs`: both stored fingerprints (TF-IDF SimHash and winnowed shingles).
@@ -11,7 +11,7 @@
 //!   corpus grown to 100,000 paragraphs with synthetic fingerprints.
 //! - `index/open_saved` vs `index/build`: opening the saved index of that library against building it.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 // The allocator the `tongwen` command and the desktop app use.
 #[global_allocator]
@@ -19,13 +19,13 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use tongwen_engine::check::index::FlatPrints;
-use tongwen_engine::check::synthetic::Synthetic;
+use tongwen_bench::synthetic::Synthetic;
 use tongwen_engine::check::{CheckSettings, Checker, Index};
+use tongwen_engine::extract::discover::collect_files;
 use tongwen_engine::extract::{self, ExtractOptions};
 use tongwen_engine::fingerprint::Fingerprinter;
 use tongwen_engine::ingest;
-use tongwen_engine::library::{Library, NewDocument};
+use tongwen_engine::library::{FlatPrints, Library, NewDocument, Store};
 
 struct Corpus {
     /// (file, paragraphs) of the library documents.
@@ -34,25 +34,10 @@ struct Corpus {
     submission: Vec<String>,
 }
 
-fn corpus_dir() -> (PathBuf, PathBuf) {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let eval = std::env::var_os("TONGWEN_EVAL_DEV")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root.join("../shared/eval-dev"));
-    if eval.join("library").is_dir() {
-        (eval.join("library"), eval.join("queries"))
-    } else {
-        (
-            root.join("assets/demo/library"),
-            root.join("assets/demo/submissions"),
-        )
-    }
-}
-
 fn load() -> Corpus {
-    let (library, queries) = corpus_dir();
+    let (library, queries) = tongwen_bench::default_corpus();
     let opts = ExtractOptions::default();
-    let (files, _) = ingest::collect_files(&[library]);
+    let (files, _) = collect_files(&[library]);
     let documents: Vec<(PathBuf, extract::Extracted)> = files
         .into_iter()
         .filter_map(|f| extract::extract_file(&f, &opts).ok().map(|d| (f, d)))
@@ -61,7 +46,7 @@ fn load() -> Corpus {
         .iter()
         .flat_map(|(_, d)| d.paragraphs.iter().map(|p| p.text.clone()))
         .collect();
-    let (qfiles, _) = ingest::collect_files(&[queries]);
+    let (qfiles, _) = collect_files(&[queries]);
     let mut submission: Vec<String> = qfiles
         .iter()
         .filter_map(|f| extract::extract_file(f, &opts).ok())
@@ -130,7 +115,7 @@ fn benches(c: &mut Criterion) {
                 let refs: Vec<&NewDocument> = batch.iter().collect();
                 lib.add_batch(&refs).expect("write");
             }
-            let paragraphs = lib.totals().expect("totals").1;
+            let paragraphs = lib.totals().expect("totals").paragraphs;
             assert!(paragraphs > 0);
             paragraphs
         })
@@ -140,7 +125,7 @@ fn benches(c: &mut Criterion) {
     // A library of the corpus plus synthetic paragraphs, saved to disk with its index.
     let dir = tempfile::tempdir().expect("temp dir");
     let db = dir.path().join("bench.sqlite");
-    let mut lib = Library::open(&db, &fp).expect("library");
+    let mut lib = Library::open(&db).expect("library");
     let docs: Vec<NewDocument> = corpus
         .documents
         .iter()

@@ -1,4 +1,4 @@
-//! `tongwen bench`: speed and memory in one run, each figure beside its baseline measured in the same
+//! `tongwen-bench`: speed and memory in one run, each figure beside its baseline measured in the same
 //! process.
 //!
 //! 1. Ingest: raw jieba-rs `cut` over the corpus text (the floor) and the whole ingest (read, extract,
@@ -9,24 +9,34 @@
 //!    and warm (index in memory), verification included. Sizes above `--sqlite-max` are built in memory
 //!    from the largest SQLite library's prints plus synthetic ones (no cold figure).
 //!
-//! Synthetic paragraphs: see `tongwen_engine::check::synthetic`.
+//! Synthetic paragraphs: see `tongwen_bench::synthetic`. Run it on a release build:
+//! `cargo run --release -p tongwen-bench -- --plot docs/check-latency.svg`.
+
+// The allocator the `tongwen` command and the desktop app use.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use std::cell::Cell;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Result};
-use tongwen_engine::check::synthetic::Synthetic;
+use clap::Parser;
+use tongwen_bench::synthetic::Synthetic;
 use tongwen_engine::check::{CheckSettings, Checker, Index};
+use tongwen_engine::extract::discover::collect_files;
 use tongwen_engine::extract::{self, ExtractOptions, Format};
 use tongwen_engine::fingerprint::Fingerprinter;
 use tongwen_engine::ingest;
-use tongwen_engine::library::{Library, NewDocument};
+use tongwen_engine::library::{Library, NewDocument, Store};
 
-#[derive(clap::Args)]
-pub struct BenchArgs {
+/// Tongwen's speed and memory benchmark: ingest against raw jieba-rs segmentation, checks against
+/// libraries of growing size.
+#[derive(Parser)]
+#[command(name = "tongwen-bench")]
+struct BenchArgs {
     /// Documents to ingest, which are also the real part of the library [default: ../shared/eval-dev/library
     /// when present, else assets/demo/library]
     #[arg(long)]
@@ -50,19 +60,6 @@ pub struct BenchArgs {
     /// Also draw warm check time against library size as an SVG plot here
     #[arg(long)]
     plot: Option<PathBuf>,
-}
-
-fn default_dir(rel_eval: &str, rel_demo: &str) -> PathBuf {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    for base in [
-        root.join("../shared/eval-dev"),
-        PathBuf::from("/work/shared/eval-dev"),
-    ] {
-        if base.join(rel_eval).is_dir() {
-            return base.join(rel_eval);
-        }
-    }
-    root.join(rel_demo)
 }
 
 fn mb(bytes: usize) -> f64 {
@@ -136,25 +133,23 @@ fn ingest_run<'a>(
         for ext in ["", "-wal", "-shm", ".index"] {
             let _ = std::fs::remove_file(format!("{}{ext}", db.display()));
         }
-        let mut lib = Library::open(&db, fp)?;
+        let mut lib = Library::open(&db)?;
         let cancel = AtomicBool::new(false);
         let t = Instant::now();
         let out = pool.install(|| ingest::add_files(&mut lib, files, opts, fp, &cancel, |_| {}));
         let elapsed = t.elapsed();
         let added = out.iter().filter(|(_, r)| r.is_ok()).count();
         assert_eq!(added, files.len(), "every corpus file is added");
-        n_paras.set(lib.totals()?.1 as usize);
+        n_paras.set(lib.totals()?.paragraphs as usize);
         Ok(elapsed)
     }))
 }
 
-pub fn run(args: BenchArgs) -> Result<ExitCode> {
-    let corpus = args
-        .corpus
-        .unwrap_or_else(|| default_dir("library", "assets/demo/library"));
-    let queries = args
-        .queries
-        .unwrap_or_else(|| default_dir("queries", "assets/demo/submissions"));
+fn main() -> Result<ExitCode> {
+    let args = BenchArgs::parse();
+    let (default_corpus, default_queries) = tongwen_bench::default_corpus();
+    let corpus = args.corpus.unwrap_or(default_corpus);
+    let queries = args.queries.unwrap_or(default_queries);
     let tmp;
     let work = match args.work {
         Some(w) => {
@@ -168,13 +163,13 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
     };
     let threads = rayon::current_num_threads();
     println!(
-        "tongwen bench: corpus {}, queries {}, {threads} threads",
+        "tongwen-bench: corpus {}, queries {}, {threads} threads",
         corpus.display(),
         queries.display()
     );
 
     // ---- 1. Ingest ------------------------------------------------------------------------------
-    let (files, errors) = ingest::collect_files(std::slice::from_ref(&corpus));
+    let (files, errors) = collect_files(std::slice::from_ref(&corpus));
     if files.is_empty() {
         bail!("no documents in {}: {errors:?}", corpus.display());
     }
@@ -344,7 +339,7 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
             for ext in ["", "-wal", "-shm", ".index"] {
                 let _ = std::fs::remove_file(format!("{}{ext}", db.display()));
             }
-            let mut lib = Library::open(&db, &fp)?;
+            let mut lib = Library::open(&db)?;
             let t = Instant::now();
             for batch in prepared.chunks(64) {
                 lib.add_batch(&batch.iter().collect::<Vec<_>>())?;
@@ -356,7 +351,7 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
     }
 
     // ---- 2. Check -------------------------------------------------------------------------------
-    let (qfiles, _) = ingest::collect_files(std::slice::from_ref(&queries));
+    let (qfiles, _) = collect_files(std::slice::from_ref(&queries));
     let mut submission: Vec<String> = Vec::new();
     for f in &qfiles {
         if let Ok(d) = extract::extract_file(f, &opts) {
@@ -370,12 +365,12 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
     let sub_chars: usize = submission.iter().map(|p| p.chars().count()).sum();
 
     let db = work.join("ingest-all.sqlite");
-    let mut lib = Library::open(&db, &fp)?;
+    let mut lib = Library::open(&db)?;
     let (_, real) = lib.load_flat_prints()?;
     let real_n = real.simhash.len();
     let real_keys: Vec<Vec<u32>> = (0..real_n).map(|i| real.keys_of(i).to_vec()).collect();
     drop(real);
-    let real_chars = lib.totals()?.2 as usize;
+    let real_chars = lib.totals()?.chars as usize;
     let mut synthetic = Synthetic::new(real_keys);
     let settings = CheckSettings::default();
     println!(
@@ -400,14 +395,14 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
             drop(lib);
             // First open after the change: the saved index is stale, so it is built and saved.
             let t = Instant::now();
-            let opened = Library::open(&db, &fp)?;
+            let opened = Library::open(&db)?;
             let built = Index::open(&opened)?;
             let first_open = t.elapsed();
             drop((opened, built));
             // Cold: open the library and its saved index, check.
             let before = resident();
             let t = Instant::now();
-            let opened = Library::open(&db, &fp)?;
+            let opened = Library::open(&db)?;
             let index = Index::open(&opened)?;
             let open = t.elapsed();
             let checker = Checker::new(&opened, &index, &fp, settings);
