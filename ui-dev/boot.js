@@ -1,6 +1,6 @@
 // Loads the real ui/index.html into this page (its <head> links and <body>) and then the real app
-// modules, so ui/ itself never mentions the mock. Served from the repository root:
-//   python3 -m http.server -d /work/main 8765  →  http://localhost:8765/ui-dev/index.html
+// modules, so ui/ itself never mentions the mock. Serve the repository, from the repository root:
+//   python3 -m http.server -d . 8765  →  http://localhost:8765/ui-dev/index.html
 
 const page = new URL('../ui/index.html', import.meta.url);
 const response = await fetch(page);

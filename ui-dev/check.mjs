@@ -74,7 +74,7 @@ const browser = await chromium.launch({
   args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
 });
 
-async function openPage({ query = '', width = 1280, height = 800, path = '/ui-dev/index.html', locale = 'en-US' } = {}) {
+async function openPage({ query = '', width = 1280, height = 800, path = '/ui-dev/index.html', locale = 'en-US', loaded = true } = {}) {
   const context = await browser.newContext({ viewport: { width, height }, locale });
   const page = await context.newPage();
   page.problems = [];
@@ -88,7 +88,7 @@ async function openPage({ query = '', width = 1280, height = 800, path = '/ui-de
     d.dismiss();
   });
   await page.goto(`${base}${path}${query}`);
-  await page.waitForSelector('body.loaded');
+  if (loaded) await page.waitForSelector('body.loaded');
   return page;
 }
 
@@ -215,6 +215,7 @@ async function idle(page) {
   await page.waitForFunction(() => window.__mock.exported.length === 1);
   const exported = await page.evaluate(() => window.__mock.exported[0]);
   expect('export: save dialog then export_html', exported.path.endsWith('student-essay-tongwen.html') && exported.threshold === 0.3, JSON.stringify(exported));
+  expect('export: in the interface language (en)', exported.lang === 'en', JSON.stringify(exported));
   expect('export: status shown', (await text(page, '#status')).includes('student-essay-tongwen.html'));
   await page.evaluate(() => { window.__mock.nextSave = null; });
   await page.click('#export-html');
@@ -234,11 +235,21 @@ async function idle(page) {
   }
 
   // errors from Rust go to the banner
-  await page.evaluate(() => window.__mock.failNext('report', 'library', 'database is locked'));
+  await page.evaluate(() =>
+    window.__mock.failNext('report', {
+      code: 'library',
+      kind: 'library_database',
+      path: '/home/user/.local/share/tongwen/library.sqlite',
+      message: 'library database /home/user/.local/share/tongwen/library.sqlite: database is locked',
+      params: { detail: 'database is locked' },
+    }),
+  );
   await setRange(page, '#threshold', 0.4);
   await page.waitForSelector('#error:not([hidden])');
-  expect('error: banner shows the message', (await text(page, '#error-message')) === 'database is locked');
+  expect('error: banner says the kind with file and params', (await text(page, '#error-message')) === '/home/user/.local/share/tongwen/library.sqlite: the library database failed (database is locked)', await text(page, '#error-message'));
   expect('error: banner title for the code', (await text(page, '#error-title')) === 'The library could not be used');
+  expect('error: data-code and data-kind', (await page.getAttribute('#error', 'data-code')) === 'library' && (await page.getAttribute('#error', 'data-kind')) === 'library_database');
+  expect('error: no action for this kind', !(await visible(page, '#error-action')));
   await page.screenshot({ path: join(shots, 'error-banner.png') });
   await page.click('#error-close');
   expect('error: dismissed', !(await visible(page, '#error')));
@@ -271,6 +282,8 @@ async function idle(page) {
   expect('add folder: failures listed', (await count(page, '#failures li')) === 3);
   const failure = await page.$eval('#failures li[data-path$="notes>.txt"]', (li) => li.textContent);
   expect('add folder: failure path and reason shown literally', failure.includes('empty <notes>.txt') && failure.includes('the file is empty'), failure);
+  const docxReason = await text(page, '#failures li[data-path$="locked.docx"] .failure-reason');
+  expect('add folder: reason from kind and params', docxReason === 'the Word document is damaged (invalid Zip archive: Could not find central directory end)', docxReason);
   expect('add folder: duplicates reported', (await count(page, '#present li')) === 1);
   expect('add folder: summary', (await text(page, '#import-summary')).startsWith('Added 36 documents'), await text(page, '#import-summary'));
   const title4 = await page.$eval('tr[data-id="4"] .doc-title', (n) => ({ text: n.textContent, html: n.children.length }));
@@ -341,6 +354,7 @@ async function idle(page) {
   await idle(page);
   expect('several: document selector', (await visible(page, '#report-document')) && (await count(page, '#report-document option')) === 3);
   expect('several: unreadable submission listed', (await count(page, '#check-failures li')) === 1);
+  expect('several: unreadable submission reason from error_info', (await text(page, '#check-failures li .failure-reason')) === 'the PDF has no text layer (a scanned document?); Tongwen does not do OCR', await text(page, '#check-failures li .failure-reason'));
   expect('several: path with HTML shown as text', (await page.$$eval('#report-document option', (o) => o.map((x) => x.textContent))).some((t) => t.includes('essay-2 <img src=x onerror=alert(2)>.txt')));
 
   await page.selectOption('#report-document', '1');
@@ -383,10 +397,18 @@ async function idle(page) {
   await page.setViewportSize({ width: 1280, height: 800 });
 
   // a failed check
-  await page.evaluate(() => window.__mock.failNext('check', 'bad_input', 'essay.docx: the document is encrypted'));
-  await page.evaluate(() => window.__mock.drop(['/home/user/essay.docx']));
+  await page.evaluate(() =>
+    window.__mock.failNext('check', {
+      code: 'bad_input',
+      kind: 'encrypted_pdf',
+      path: '/home/user/essay.pdf',
+      message: '/home/user/essay.pdf: the PDF is encrypted with a password; remove the password and try again',
+      params: {},
+    }),
+  );
+  await page.evaluate(() => window.__mock.drop(['/home/user/essay.pdf']));
   await page.waitForSelector('#error:not([hidden])');
-  expect('drop on check: checks, error shown', (await text(page, '#error-message')) === 'essay.docx: the document is encrypted');
+  expect('drop on check: checks, error shown', (await text(page, '#error-message')) === '/home/user/essay.pdf: the PDF is protected by a password; remove the password and try again', await text(page, '#error-message'));
   expect('drop on check: title for bad_input', (await text(page, '#error-title')) === 'A file could not be read');
   await page.click('#error-close');
 
@@ -409,6 +431,51 @@ async function idle(page) {
   await page.waitForSelector('#progress:not([hidden])');
   await idle(page);
   expect('default threshold: used by the next check', (await page.inputValue('#threshold')) === '0.45' && (await text(page, '#threshold-value')) === '45%');
+  expect('zh: unreadable submission explained in Chinese', (await text(page, '#check-failures li .failure-reason')) === 'PDF 没有文字层（扫描件？）；同文不做文字识别', await text(page, '#check-failures li .failure-reason'));
+  await page.selectOption('#report-document', '2');
+  await page.waitForFunction(() => !document.getElementById('report-doc-error').hidden);
+  expect('zh: the unreadable document says why in Chinese', (await text(page, '#report-doc-error-message')) === 'PDF 没有文字层（扫描件？）；同文不做文字识别', await text(page, '#report-doc-error-message'));
+  await page.selectOption('#report-document', '0');
+  await page.evaluate(() => { window.__mock.nextSave = '/home/user/Documents/报告.html'; });
+  await page.click('#export-html');
+  await page.waitForFunction(() => window.__mock.exported.some((e) => e.path.endsWith('报告.html')));
+  expect('zh: HTML report asked for in Chinese', (await page.evaluate(() => window.__mock.exported.find((e) => e.path.endsWith('报告.html')).lang)) === 'zh');
+
+  // a command error in Chinese, its file name (with markup) shown as text
+  await page.evaluate(() =>
+    window.__mock.failNext('check', {
+      code: 'bad_input',
+      kind: 'encrypted_pdf',
+      path: '/home/user/论文 <img src=x onerror=alert(3)>.pdf',
+      message: '/home/user/论文 <img src=x onerror=alert(3)>.pdf: the PDF is encrypted with a password; remove the password and try again',
+      params: {},
+    }),
+  );
+  await page.click('#check-pick');
+  await page.waitForSelector('#error:not([hidden])');
+  expect('zh error: sentence in Chinese with the file', (await text(page, '#error-message')) === '/home/user/论文 <img src=x onerror=alert(3)>.pdf：PDF 设有打开密码；请去除密码后重试', await text(page, '#error-message'));
+  expect('zh error: title in Chinese', (await text(page, '#error-title')) === '无法读取文件');
+  expect('zh error: file name not parsed as HTML', (await count(page, '#error img')) === 0);
+  await page.screenshot({ path: join(shots, 'error-banner-zh.png') });
+  await page.click('#error-close');
+  await page.evaluate(() =>
+    window.__mock.failNext('library_remove', {
+      code: 'bad_input',
+      kind: 'too_large',
+      path: '/home/user/big.txt',
+      message: '/home/user/big.txt: the file is 300000000 bytes, more than the limit of 268435456 bytes',
+      params: { size: 300000000, limit: 268435456 },
+    }),
+  );
+  await page.click('#tab-library');
+  await page.click('#library-table tbody tr[data-id] .doc-title');
+  await page.click('#library-remove');
+  await page.click('#confirm-ok');
+  await page.waitForSelector('#error:not([hidden])');
+  expect('zh error: numbers in the sentence', (await text(page, '#error-message')) === '/home/user/big.txt：文件有 300,000,000 字节，超过 268,435,456 字节的上限', await text(page, '#error-message'));
+  await page.click('#error-close');
+  await page.click('#library-table tbody tr.selected .doc-title');
+  await page.click('#tab-check');
   await page.click('#tab-library');
   await page.screenshot({ path: join(shots, 'library-zh-1280.png') });
   await page.setViewportSize({ width: 1024, height: 640 });
@@ -424,7 +491,7 @@ async function idle(page) {
   await page.fill('#settings-library-path', '/home/user/notes.txt');
   await page.click('#settings-save');
   await page.waitForSelector('#error:not([hidden])');
-  expect('library path: error from Rust shown', (await text(page, '#error-message')).includes('not a Tongwen library'));
+  expect('library path: error from Rust shown', (await text(page, '#error-message')) === '/home/user/notes.txt：文库数据库出错（file is not a database）', await text(page, '#error-message'));
   await page.click('#error-close');
   await page.click('#settings-library-browse');
   await page.waitForFunction(() => document.getElementById('settings-library-path').value === '/home/user/corpus/library.sqlite');
@@ -437,6 +504,37 @@ async function idle(page) {
   await page.waitForFunction(() => document.getElementById('tab-library').textContent === 'Library');
   expect('language: follow the system (en-US)', (await page.getAttribute('html', 'lang')) === 'en');
 
+  // every error kind has a sentence in both languages; an unknown kind falls back to the message
+  const KINDS = [
+    'file_not_found', 'permission_denied', 'io', 'empty_file', 'no_text', 'no_paragraphs', 'too_large', 'unsupported',
+    'binary', 'unknown_encoding', 'malformed_text', 'corrupt_docx', 'zip_bomb', 'corrupt_pdf', 'encrypted_pdf',
+    'no_text_layer', 'garbled_pdf', 'library_database', 'library_too_new', 'library_missing', 'library_needs_upgrade',
+    'no_such_document', 'cancelled', 'invalid_setting', 'internal',
+  ];
+  const sentences = await page.evaluate(async (kinds) => {
+    const i18n = await import('/ui/js/i18n.js');
+    const params = { detail: 'D', size: 3, limit: 2, what: 'W', encoding: 'E', found: 9, supported: 8, id: 7, stale: 6 };
+    const out = {};
+    for (const lang of ['en', 'zh']) {
+      i18n.setLanguage(lang);
+      out[lang] = kinds.map((kind) => i18n.errorMessage({ code: 'bad_input', kind, message: 'FALLBACK', path: 'f.txt', params }));
+      out[`${lang}-unknown`] = i18n.errorMessage({ code: 'internal', kind: 'not_a_kind', message: 'FALLBACK', params: {} });
+      out[`${lang}-missing`] = i18n.errorMessage({ kind: 'too_large', message: 'FALLBACK', params: {} });
+      out[`${lang}-plain`] = i18n.errorMessage({ code: 'unavailable', message: 'PLAIN' });
+    }
+    i18n.setLanguage('en');
+    return out;
+  }, KINDS);
+  for (const lang of ['en', 'zh']) {
+    const bad = KINDS.filter((kind, i) => {
+      const s = sentences[lang][i];
+      return !s.startsWith(lang === 'zh' ? 'f.txt：' : 'f.txt: ') || s.includes('FALLBACK') || /\{\w+\}/.test(s) || s.includes('kind.');
+    });
+    expect(`i18n: a ${lang} sentence for every error kind`, bad.length === 0, bad.join(','));
+    expect(`i18n: ${lang} unknown kind falls back to message`, sentences[`${lang}-unknown`] === 'FALLBACK' && sentences[`${lang}-missing`] === 'FALLBACK' && sentences[`${lang}-plain`] === 'PLAIN');
+  }
+  expect('i18n: zh sentences are Chinese', sentences.zh.every((s) => /[\u4e00-\u9fff]/.test(s)), sentences.zh.join(' | '));
+
   const keys = await page.evaluate(async () => (await import('/ui/js/i18n.js')).tableKeys());
   const missingZh = keys.en.filter((k) => !keys.zh.includes(k));
   const missingEn = keys.zh.filter((k) => !keys.en.includes(k));
@@ -444,6 +542,71 @@ async function idle(page) {
 
   expect('populated run: no console errors or warnings', page.problems.length === 0, page.problems.join(' | '));
   expect('populated run: no dialogs (no script ran)', page.dialogs.length === 0, page.dialogs.join(' | '));
+  await page.context().close();
+}
+
+// ---- a library made by an older Tongwen ------------------------------------------------------------------
+
+{
+  // At start-up library_status says needs_upgrade: the update runs behind the progress strip, then the
+  // library is listed.
+  const page = await openPage({ query: '?old=1&step=100', loaded: false });
+  await page.waitForSelector('#progress:not([hidden])', { timeout: 5000 });
+  const label = await text(page, '#progress-label');
+  expect('upgrade at start: progress strip says what happens', /^Updating the library made by an older Tongwen: [\d,]+ paragraphs$/.test(label), label);
+  await page.waitForFunction(() => document.getElementById('progress-count').textContent.includes('of'));
+  expect('upgrade at start: counts paragraphs', /^[\d,]+ of [\d,]+$/.test(await text(page, '#progress-count')), await text(page, '#progress-count'));
+  expect('upgrade at start: same strip as an add (cancel button)', await visible(page, '#progress-cancel'));
+  await page.screenshot({ path: join(shots, 'upgrade-at-start.png') });
+  await page.waitForSelector('body.loaded', { timeout: 10000 });
+  expect('upgrade at start: then the library is listed', (await count(page, '#library-table tbody tr[data-id]')) > 30);
+  expect('upgrade at start: progress hidden', !(await visible(page, '#progress')));
+  expect('upgrade at start: said so', (await text(page, '#status')) === 'The library is up to date.', await text(page, '#status'));
+  const order = await page.evaluate(() => window.__mock.calls.map((c) => c.command).filter((c) => c.startsWith('library_')));
+  expect('upgrade at start: status, upgrade, then list', order.slice(0, 3).join(',') === 'library_status,library_upgrade,library_list', order.join(','));
+  await page.click('#tab-check');
+  await page.click('#check-pick');
+  await page.waitForSelector('#report:not([hidden])');
+  await idle(page);
+  expect('upgrade at start: checks work afterwards', !(await visible(page, '#error')));
+
+  // A command failing with library_needs_upgrade offers the same step in the banner.
+  await page.evaluate(() => window.__mock.makeStale());
+  await page.click('#check-pick');
+  await page.waitForSelector('#error:not([hidden])');
+  expect('needs upgrade: banner kind', (await page.getAttribute('#error', 'data-kind')) === 'library_needs_upgrade');
+  expect('needs upgrade: sentence', (await text(page, '#error-message')).endsWith(': the library was made by an older Tongwen and must be updated first'), await text(page, '#error-message'));
+  expect('needs upgrade: offered', (await visible(page, '#error-action')) && (await text(page, '#error-action')) === 'Update the library');
+  await page.screenshot({ path: join(shots, 'needs-upgrade-banner.png') });
+  await page.click('#error-action');
+  await page.waitForSelector('#progress:not([hidden])');
+  expect('needs upgrade: banner closed, update running', !(await visible(page, '#error')) && (await text(page, '#progress-label')).startsWith('Updating the library made by an older Tongwen'));
+  await idle(page);
+  expect('needs upgrade: done', (await text(page, '#status')) === 'The library is up to date.');
+  await page.click('#check-pick');
+  await page.waitForSelector('#progress:not([hidden])');
+  await idle(page);
+  expect('needs upgrade: the check works again', !(await visible(page, '#error')));
+  expect('old library run: no console errors', page.problems.length === 0, page.problems.join(' | '));
+  await page.context().close();
+}
+
+{
+  const page = await openPage({ query: '?old=1&lang=zh&step=100', loaded: false });
+  await page.waitForSelector('#progress:not([hidden])', { timeout: 5000 });
+  const label = await text(page, '#progress-label');
+  expect('upgrade at start (zh): in Chinese', /^正在更新旧版同文创建的文库：[\d,]+ 个段落$/.test(label), label);
+  await page.waitForFunction(() => document.getElementById('progress-count').textContent.includes('/'));
+  await page.screenshot({ path: join(shots, 'upgrade-at-start-zh.png') });
+  await page.click('#progress-cancel');
+  await page.waitForSelector('body.loaded', { timeout: 10000 });
+  expect('upgrade cancelled (zh): said so', (await text(page, '#status')) === '已取消。', await text(page, '#status'));
+  expect('upgrade cancelled (zh): library still listed', (await count(page, '#library-table tbody tr[data-id]')) > 30);
+  await page.click('#tab-check');
+  await page.click('#check-pick');
+  await page.waitForSelector('#error:not([hidden])');
+  expect('upgrade cancelled (zh): a check offers the update in Chinese', (await text(page, '#error-action')) === '更新文库' && (await text(page, '#error-message')).endsWith('：文库由旧版同文创建，需要先更新'), await text(page, '#error-message'));
+  expect('upgrade cancelled (zh) run: no console errors', page.problems.length === 0, page.problems.join(' | '));
   await page.context().close();
 }
 

@@ -1,16 +1,20 @@
 // A fake `window.__TAURI__` for developing and testing ui/ in an ordinary browser. It follows
-// ui/API.md: the same command names, argument names and result shapes, errors as {code, message},
-// progress through a Channel. Arguments are checked strictly, so a call that breaks the contract
-// fails here the way it would fail in Tauri.
+// ui/API.md: the same command names, argument names and result shapes, errors as
+// {code, kind, message, path?, params}, progress through a Channel. Arguments are checked strictly, so a
+// call that breaks the contract fails here the way it would fail in Tauri.
 //
 // Load it as a classic script before the app's modules (ui-dev/index.html does). URL parameters:
 //   ?empty=1       start with an empty library (first start)
+//   ?old=1         start with a library made by an older Tongwen: library_status says needs_upgrade,
+//                  check and demo fail with kind library_needs_upgrade until library_upgrade has run
 //   ?lang=zh|en    settings.language (default null: follow the browser)
 //   ?latency=MS    delay of every command (default 40)
-//   ?step=MS       delay per file of add/check/demo (default 60)
+//   ?step=MS       delay per file of add/check/demo, per step of an upgrade (default 60)
 //
 // window.__mock lets a test steer it: nextPick (paths for the next open dialog), nextSave,
-// failNext(command, code, message), drop(paths), dragEnter(paths), dragLeave(), calls, exported.
+// failNext(command, error) with error a {code, kind, message, path?, params} object (or
+// failNext(command, code, message) for an error without a kind), makeStale() (the current library
+// becomes an old one), drop(paths), dragEnter(paths), dragLeave(), calls, exported.
 
 (function () {
   'use strict';
@@ -98,10 +102,20 @@
     paragraphCount: 3 + ((i * 37) % 40),
     texts: [`${title}.`],
   }));
+  // Errors as the engine's ErrorInfo: {kind, message (English, names the file), path?, params}.
+  function errorInfo(kind, path, cause, params = {}) {
+    const info = { kind, message: path ? `${path}: ${cause}` : cause, params };
+    if (path) info.path = path;
+    return info;
+  }
+  const noTextLayer = (path) =>
+    errorInfo('no_text_layer', path, 'the PDF has no text layer (a scanned document?); Tongwen does not do OCR');
   const CORPUS_FAILURES = [
-    { path: `${CORPUS_DIR}/scanned-handout.pdf`, message: 'scanned-handout.pdf: the PDF has no text layer (a scanned document?)' },
-    { path: `${CORPUS_DIR}/locked.docx`, message: 'locked.docx: the document is encrypted' },
-    { path: `${CORPUS_DIR}/empty <notes>.txt`, message: 'empty <notes>.txt: the file is empty' },
+    noTextLayer(`${CORPUS_DIR}/scanned-handout.pdf`),
+    errorInfo('corrupt_docx', `${CORPUS_DIR}/locked.docx`, 'corrupt Word document: invalid Zip archive: Could not find central directory end', {
+      detail: 'invalid Zip archive: Could not find central directory end',
+    }),
+    errorInfo('empty_file', `${CORPUS_DIR}/empty <notes>.txt`, 'the file is empty'),
   ];
   const ALL_SOURCES = new Map([...DEMO_DOCS, ...CORPUS_DOCS, ...FILLER_DOCS].map((d) => [d.id, d]));
 
@@ -251,9 +265,7 @@
 
   function submissionFor(path) {
     const name = path.split('/').pop();
-    if (/scan/i.test(name) || /\.(doc|odt)$/i.test(name)) {
-      return { error: `${name}: the PDF has no text layer (a scanned document?)` };
-    }
+    if (/scan/i.test(name) || /\.(doc|odt)$/i.test(name)) return { error: noTextLayer(path) };
     if (name.startsWith('student-essay')) return SUBMISSIONS['student-essay'];
     return SUBMISSIONS['essay-2'];
   }
@@ -263,7 +275,8 @@
     if (submission.error) {
       return {
         file: path, similarity_ratio: 0, largest_source_ratio: 0, total_chars: 0, copied_chars: 0,
-        flagged_paragraphs: 0, sources: [], paragraphs: [], error: submission.error,
+        flagged_paragraphs: 0, sources: [], paragraphs: [], error: submission.error.message,
+        error_info: submission.error,
       };
     }
     const bySource = new Map();
@@ -328,9 +341,12 @@
     threshold: 0.3,
     language: lang === 'zh' || lang === 'en' ? lang : null,
   };
+  const stale = new Map(); // library path → paragraphs fingerprinted by an older Tongwen
+  const paragraphsOf = (docs) => docs.reduce((n, d) => n + d.paragraphs, 0);
+  if (params.has('old')) stale.set(DEFAULT_LIBRARY, paragraphsOf(libraries.get(DEFAULT_LIBRARY)) || 1);
   let lastCheck = null; // {paths, libraryIds}
   let running = null; // {cancelled}
-  const failures = new Map(); // command → {code, message}
+  const failures = new Map(); // command → the error to throw
   let dragDropListener = null;
 
   const library = () => libraries.get(settings.library_path);
@@ -338,7 +354,22 @@
   // ---- helpers ---------------------------------------------------------------------------------
 
   const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-  const reject = (code, message) => Promise.reject({ code, message });
+  /** A command error: {code, kind, message, path?, params}. */
+  const commandError = (code, kind, path, cause, params = {}) => ({ code, ...errorInfo(kind, path, cause, params) });
+  const cancelled = () => commandError('cancelled', 'cancelled', null, 'cancelled');
+  function needsNoUpgrade() {
+    const n = stale.get(settings.library_path) ?? 0;
+    if (n > 0) {
+      throw commandError('library', 'library_needs_upgrade', settings.library_path,
+        `library ${settings.library_path} was made by an older Tongwen and must be updated first (${n} paragraphs to re-fingerprint)`,
+        { stale: n });
+    }
+  }
+  function status() {
+    const docs = library();
+    const n = stale.get(settings.library_path) ?? 0;
+    return { path: settings.library_path, documents: docs.length, paragraphs: paragraphsOf(docs), stale_paragraphs: n, needs_upgrade: n > 0 };
+  }
 
   let channelIds = 0;
   class Channel {
@@ -370,7 +401,7 @@
   }
 
   function beginTask() {
-    if (running) throw { code: 'internal', message: 'another task is running' };
+    if (running) throw commandError('internal', 'internal', null, 'internal error: another task is running', { detail: 'another task is running' });
     running = { cancelled: false };
     return running;
   }
@@ -399,9 +430,13 @@
     const docs = library();
     const known = CORPUS_FAILURES.find((f) => f.path === path);
     const name = path.split('/').pop();
-    if (known) return result.failed.push({ path, message: known.message });
-    if (/scan/i.test(name)) return result.failed.push({ path, message: `${name}: the PDF has no text layer (a scanned document?)` });
-    if (!/\.(txt|docx|pdf)$/i.test(name)) return result.failed.push({ path, message: `${name}: unsupported format (Tongwen reads .txt, .docx and .pdf)` });
+    // library_add's failed entries: {path, message, kind, params}.
+    if (known) return result.failed.push({ ...known });
+    if (/scan/i.test(name)) return result.failed.push(noTextLayer(path));
+    if (!/\.(txt|docx|pdf)$/i.test(name)) {
+      const what = (name.split('.').pop() || name).toLowerCase();
+      return result.failed.push(errorInfo('unsupported', path, `unsupported file type: ${what}`, { what }));
+    }
     const source =
       [...ALL_SOURCES.values()].find((d) => d.path === path) ??
       (path.endsWith('/copies/campus-water.txt') ? DEMO_DOCS[0] : null);
@@ -422,6 +457,30 @@
     async library_list(args) {
       expectArgs('library_list', args, {});
       return library().map((d) => ({ ...d }));
+    },
+
+    async library_status(args) {
+      expectArgs('library_status', args, {});
+      return status();
+    },
+
+    async library_upgrade(args) {
+      expectArgs('library_upgrade', args, { onProgress: isChannel });
+      const task = beginTask();
+      try {
+        const total = stale.get(settings.library_path) ?? 0;
+        const steps = 20;
+        for (let i = 1; total > 0 && i <= steps; i += 1) {
+          // One transaction in Rust: a cancel leaves the library as it was.
+          if (task.cancelled) throw cancelled();
+          await sleep(STEP);
+          send(args.onProgress, Math.round((total * i) / steps), total, settings.library_path);
+        }
+        stale.delete(settings.library_path);
+        return status();
+      } finally {
+        running = null;
+      }
     },
 
     async library_add(args) {
@@ -461,11 +520,12 @@
 
     async check(args) {
       expectArgs('check', args, { paths: isPaths, onProgress: isChannel });
-      if (!args.paths.length) throw { code: 'bad_input', message: 'no file to check' };
+      if (!args.paths.length) throw commandError('bad_input', 'invalid_setting', null, 'invalid paths: no file to check', { detail: 'paths: no file to check' });
+      needsNoUpgrade();
       const task = beginTask();
       try {
         for (let i = 0; i < args.paths.length; i += 1) {
-          if (task.cancelled) throw { code: 'cancelled', message: 'the check was cancelled' };
+          if (task.cancelled) throw cancelled();
           await sleep(STEP * 4);
           send(args.onProgress, i + 1, args.paths.length, args.paths[i]);
         }
@@ -478,14 +538,18 @@
 
     async report(args) {
       expectArgs('report', args, { threshold: isRatio });
-      if (!lastCheck) throw { code: 'not_found', message: 'no check has been run yet' };
+      if (!lastCheck) throw commandError('not_found', 'internal', null, 'no check has been run yet');
       return buildReport(args.threshold);
     },
 
     async export_html(args) {
-      expectArgs('export_html', args, { path: (v) => typeof v === 'string' && v.length > 0, threshold: isRatio });
-      if (!lastCheck) throw { code: 'not_found', message: 'no check has been run yet' };
-      window.__mock.exported.push({ path: args.path, threshold: args.threshold });
+      expectArgs('export_html', args, {
+        path: (v) => typeof v === 'string' && v.length > 0,
+        threshold: isRatio,
+        lang: (v) => v === 'zh' || v === 'en',
+      });
+      if (!lastCheck) throw commandError('not_found', 'internal', null, 'no check has been run yet');
+      window.__mock.exported.push({ path: args.path, threshold: args.threshold, lang: args.lang });
       return null;
     },
 
@@ -500,7 +564,11 @@
       expectArgs('settings_set', args, { settings: isSettings });
       const next = args.settings;
       if (!next.library_path.endsWith('.sqlite')) {
-        throw { code: 'library', message: `${next.library_path}: not a Tongwen library (expected a .sqlite file)` };
+        throw {
+          code: 'library', kind: 'library_database', path: next.library_path,
+          message: `library database ${next.library_path}: file is not a database`,
+          params: { detail: 'file is not a database' },
+        };
       }
       if (!libraries.has(next.library_path)) libraries.set(next.library_path, []);
       settings = { library_path: next.library_path, threshold: next.threshold, language: next.language };
@@ -509,12 +577,13 @@
 
     async demo(args) {
       expectArgs('demo', args, { onProgress: isChannel });
+      needsNoUpgrade();
       const task = beginTask();
       try {
         const docs = library();
         const steps = [...DEMO_DOCS.map((d) => d.path), `${DEMO_DIR}/submissions/student-essay.txt`];
         for (let i = 0; i < steps.length; i += 1) {
-          if (task.cancelled) throw { code: 'cancelled', message: 'the demo was cancelled' };
+          if (task.cancelled) throw cancelled();
           await sleep(STEP * 2);
           const source = DEMO_DOCS[i];
           if (source && !docs.some((d) => d.id === source.id)) docs.push(documentRecord(source, Math.floor(Date.now() / 1000)));
@@ -603,8 +672,11 @@
     exported: [],
     nextPick: undefined,
     nextSave: undefined,
-    failNext(command, code, message) {
-      failures.set(command, { code, message });
+    failNext(command, error, message) {
+      failures.set(command, typeof error === 'object' ? error : { code: error, message });
+    },
+    makeStale() {
+      stale.set(settings.library_path, paragraphsOf(library()) || 1);
     },
     dragEnter(paths) {
       emitDragDrop({ type: 'enter', paths, position: { x: 400, y: 300 } });

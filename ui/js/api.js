@@ -1,15 +1,24 @@
 // The bridge to the Rust command layer (see ../API.md). This is the only module that touches
 // `window.__TAURI__`: views call the functions below and never see `invoke`, `Channel` or the plugins.
 //
-// Every failure is an `ApiError` with a `code` the interface branches on ("bad_input", "library",
-// "not_found", "cancelled", "internal", and "unavailable" when the page runs outside the desktop shell)
-// and the `message` Rust sent, which is shown to the user as it is.
+// Every failure is an `ApiError` with
+//   code     what the interface branches on: "bad_input", "library", "not_found", "cancelled",
+//            "internal", and "unavailable" when the page runs outside the desktop shell;
+//   kind     the engine's ErrorKind in snake_case ("encrypted_pdf", "library_needs_upgrade", …), or
+//            null for failures that are not the engine's (IPC, the page itself);
+//   path     the file concerned, when there is one;
+//   params   the numbers and words of the sentence;
+//   message  the English sentence Rust wrote, the fallback.
+// i18n.js's errorMessage() turns it into a sentence in the interface's language.
 
 export class ApiError extends Error {
-  constructor(code, message) {
+  constructor(code, message, { kind = null, path = null, params = {} } = {}) {
     super(message);
     this.name = 'ApiError';
     this.code = code;
+    this.kind = kind;
+    this.path = path;
+    this.params = params;
   }
 }
 
@@ -34,7 +43,11 @@ function unavailable(what) {
 export function toApiError(raw) {
   if (raw instanceof ApiError) return raw;
   if (raw && typeof raw === 'object' && typeof raw.code === 'string') {
-    return new ApiError(raw.code, String(raw.message ?? raw.code));
+    return new ApiError(raw.code, String(raw.message ?? raw.code), {
+      kind: typeof raw.kind === 'string' ? raw.kind : null,
+      path: typeof raw.path === 'string' ? raw.path : null,
+      params: raw.params && typeof raw.params === 'object' ? raw.params : {},
+    });
   }
   // Tauri itself rejects with a plain string for IPC-level failures ("command x not found", a
   // missing permission, arguments that do not deserialize).
@@ -74,11 +87,20 @@ function progressChannel(onProgress) {
 /** @returns {Promise<Document[]>} */
 export const libraryList = () => call('library_list');
 
-/** @returns {Promise<{added, present, failed, cancelled}>} */
+/** @returns {Promise<{path, documents, paragraphs, stale_paragraphs, needs_upgrade}>} */
+export const libraryStatus = () => call('library_status');
+
+/**
+ * Re-fingerprints a library made by an older Tongwen; progress counts paragraphs.
+ * @returns {Promise<{path, documents, paragraphs, stale_paragraphs, needs_upgrade}>} the new status
+ */
+export const libraryUpgrade = (onProgress) => call('library_upgrade', { onProgress: progressChannel(onProgress) });
+
+/** @returns {Promise<{added, present, failed: [{path, message, kind, params}], cancelled}>} */
 export const libraryAdd = (paths, onProgress) =>
   call('library_add', { paths, onProgress: progressChannel(onProgress) });
 
-/** Stops a running add, check or demo between files. */
+/** Stops a running add, check, demo or library upgrade. */
 export const cancel = () => call('cancel');
 
 /** @returns {Promise<Document[]>} the removed documents */
@@ -91,7 +113,8 @@ export const check = (paths, onProgress) =>
 /** The last check re-filtered at `threshold`, without checking again. */
 export const report = (threshold) => call('report', { threshold });
 
-export const exportHtml = (path, threshold) => call('export_html', { path, threshold });
+/** Writes the last report at `threshold` as HTML, in `lang` ("zh" | "en", the interface's language). */
+export const exportHtml = (path, threshold, lang) => call('export_html', { path, threshold, lang });
 
 /** @returns {Promise<Settings>} */
 export const settingsGet = () => call('settings_get');

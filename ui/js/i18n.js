@@ -6,6 +6,8 @@
 // plural. The result is always inserted as text, never parsed as HTML.
 
 const plural = (n, one, many) => (Number(n) === 1 ? one : many);
+const integer = (n) => new Intl.NumberFormat(locale()).format(Number(n));
+const paragraphsToUpdate = (p) => (Number(p.count) > 0 ? Number(p.count) : Number(p.total) || 0);
 
 const en = {
   'app.title': 'Tongwen — offline plagiarism checker',
@@ -33,12 +35,43 @@ const en = {
   'error.not_found': 'Not found',
   'error.internal': 'Something went wrong',
   'error.unavailable': 'The desktop app is not available',
+  'error.updateLibrary': 'Update the library',
+
+  // One sentence per engine ErrorKind (src-tauri/engine/src/error.rs), as errorMessage() uses them:
+  // {file} is the file concerned (inserted as text), the other placeholders are the error's params.
+  'error.withFile': '{file}: {cause}',
+  'kind.file_not_found': 'the file does not exist',
+  'kind.permission_denied': 'no permission to read the file',
+  'kind.io': 'the file could not be read ({detail})',
+  'kind.empty_file': 'the file is empty',
+  'kind.no_text': 'the document contains no text',
+  'kind.no_paragraphs': 'the document has text but no paragraph Tongwen can check',
+  'kind.too_large': 'the file is {size} bytes, more than the limit of {limit} bytes',
+  'kind.unsupported': 'unsupported file type ({what})',
+  'kind.binary': 'this is binary data, not text',
+  'kind.unknown_encoding': 'the text encoding could not be recognised; save the file as UTF-8 and try again',
+  'kind.malformed_text': 'the text is not valid {encoding}',
+  'kind.corrupt_docx': 'the Word document is damaged ({detail})',
+  'kind.zip_bomb': 'the Word document would unpack to {size} bytes (limit {limit}); refused as a possible zip bomb',
+  'kind.corrupt_pdf': 'the PDF is damaged ({detail})',
+  'kind.encrypted_pdf': 'the PDF is protected by a password; remove the password and try again',
+  'kind.no_text_layer': 'the PDF has no text layer (a scanned document?); Tongwen does not do OCR',
+  'kind.garbled_pdf': 'the PDF’s text cannot be decoded (its fonts have no Unicode map)',
+  'kind.library_database': 'the library database failed ({detail})',
+  'kind.library_too_new': 'the library was made by a newer Tongwen (version {found}; this one supports {supported}); update Tongwen',
+  'kind.library_missing': 'there is no library here yet',
+  'kind.library_needs_upgrade': 'the library was made by an older Tongwen and must be updated first',
+  'kind.no_such_document': 'there is no document number {id} in the library',
+  'kind.cancelled': 'cancelled',
+  'kind.invalid_setting': 'invalid setting ({detail})',
+  'kind.internal': 'internal error ({detail})',
 
   'status.busy': 'Please wait until the current task has finished.',
   'status.cancelled': 'Cancelled.',
   'status.removed': (p) => `Removed ${p.count} ${plural(p.count, 'document', 'documents')}.`,
   'status.exported': 'Report saved to {path}',
   'status.settingsSaved': 'Settings saved.',
+  'status.upgraded': 'The library is up to date.',
 
   'progress.cancel': 'Cancel',
   'progress.cancelling': 'Cancelling…',
@@ -46,6 +79,13 @@ const en = {
   'task.adding': 'Adding documents',
   'task.checking': 'Checking',
   'task.demo': 'Preparing the sample',
+  // count: the paragraphs to re-fingerprint from library_status, else the progress total once known.
+  'task.upgrading': (p) => {
+    const n = paragraphsToUpdate(p);
+    return n > 0
+      ? `Updating the library made by an older Tongwen: ${integer(n)} ${plural(n, 'paragraph', 'paragraphs')}`
+      : 'Updating the library made by an older Tongwen';
+  },
 
   'dialog.documents': 'Documents (txt, docx, pdf)',
   'dialog.chooseFiles': 'Add documents to the library',
@@ -180,12 +220,41 @@ const zh = {
   'error.not_found': '未找到',
   'error.internal': '出现错误',
   'error.unavailable': '桌面程序不可用',
+  'error.updateLibrary': '更新文库',
+
+  'error.withFile': '{file}：{cause}',
+  'kind.file_not_found': '文件不存在',
+  'kind.permission_denied': '没有读取权限',
+  'kind.io': '读取失败（{detail}）',
+  'kind.empty_file': '文件是空的',
+  'kind.no_text': '文档中没有文字',
+  'kind.no_paragraphs': '文档有文字，但没有可检测的段落',
+  'kind.too_large': '文件有 {size} 字节，超过 {limit} 字节的上限',
+  'kind.unsupported': '不支持的文件类型（{what}）',
+  'kind.binary': '这是二进制数据，不是文本',
+  'kind.unknown_encoding': '无法识别文本编码；请将文件另存为 UTF-8 后重试',
+  'kind.malformed_text': '文本不是有效的 {encoding} 编码',
+  'kind.corrupt_docx': 'Word 文档已损坏（{detail}）',
+  'kind.zip_bomb': 'Word 文档解压后有 {size} 字节（上限 {limit}），疑为压缩炸弹，已拒绝',
+  'kind.corrupt_pdf': 'PDF 已损坏（{detail}）',
+  'kind.encrypted_pdf': 'PDF 设有打开密码；请去除密码后重试',
+  'kind.no_text_layer': 'PDF 没有文字层（扫描件？）；同文不做文字识别',
+  'kind.garbled_pdf': 'PDF 的文字无法解码（字体缺少 Unicode 映射）',
+  'kind.library_database': '文库数据库出错（{detail}）',
+  'kind.library_too_new': '文库由更新版本的同文创建（版本 {found}，本版本支持 {supported}）；请更新同文',
+  'kind.library_missing': '这里还没有文库',
+  'kind.library_needs_upgrade': '文库由旧版同文创建，需要先更新',
+  'kind.no_such_document': '文库中没有编号为 {id} 的文档',
+  'kind.cancelled': '已取消',
+  'kind.invalid_setting': '设置无效（{detail}）',
+  'kind.internal': '内部错误（{detail}）',
 
   'status.busy': '请等待当前任务完成。',
   'status.cancelled': '已取消。',
   'status.removed': '已移除 {count} 篇文档。',
   'status.exported': '报告已保存到 {path}',
   'status.settingsSaved': '设置已保存。',
+  'status.upgraded': '文库已更新。',
 
   'progress.cancel': '取消',
   'progress.cancelling': '正在取消…',
@@ -193,6 +262,10 @@ const zh = {
   'task.adding': '正在添加文档',
   'task.checking': '正在查重',
   'task.demo': '正在准备示例',
+  'task.upgrading': (p) => {
+    const n = paragraphsToUpdate(p);
+    return n > 0 ? `正在更新旧版同文创建的文库：${integer(n)} 个段落` : '正在更新旧版同文创建的文库';
+  },
 
   'dialog.documents': '文档（txt、docx、pdf）',
   'dialog.chooseFiles': '向文库添加文档',
@@ -347,4 +420,49 @@ export function applyI18n(root = document) {
 /** The keys of each table, for the development check that both languages are complete. */
 export function tableKeys() {
   return { en: Object.keys(en), zh: Object.keys(zh) };
+}
+
+// ---- errors ---------------------------------------------------------------------------------------
+
+// The params each kind's sentence needs besides `detail` (see `Error::info()` in the engine). Without
+// them the sentence cannot be said, and the English `message` is shown instead.
+const REQUIRED_PARAMS = {
+  too_large: ['size', 'limit'],
+  zip_bomb: ['size', 'limit'],
+  unsupported: ['what'],
+  malformed_text: ['encoding'],
+  library_too_new: ['found', 'supported'],
+  no_such_document: ['id'],
+};
+const NUMBER_PARAMS = new Set(['size', 'limit']);
+
+/**
+ * The sentence for an error in the current language. `err` is any error the back end sends: a command
+ * error `{code, kind, message, path?, params}`, a failed entry of `library_add` `{path, message, kind,
+ * params}`, or a report's `error_info` `{kind, message, path?, params}`. An unknown kind, or an error
+ * without one (an IPC failure, an error of the page itself), falls back to its `message`.
+ * With `withFile: false` the file is left out, for lists that show the file beside the reason.
+ * The result is plain text: callers insert it with textContent (a file name may hold markup).
+ */
+export function errorMessage(err, { withFile = true } = {}) {
+  if (err == null) return '';
+  if (typeof err !== 'object') return String(err);
+  const fallback = String(err.message ?? err.code ?? '');
+  const kind = typeof err.kind === 'string' ? err.kind : '';
+  const key = `kind.${kind}`;
+  if (!kind || !Object.hasOwn(en, key)) return fallback;
+  const raw = err.params && typeof err.params === 'object' ? err.params : {};
+  const params = {};
+  for (const [name, value] of Object.entries(raw)) {
+    params[name] =
+      NUMBER_PARAMS.has(name) && typeof value === 'number'
+        ? new Intl.NumberFormat(locale()).format(value)
+        : String(value ?? '');
+  }
+  if ((REQUIRED_PARAMS[kind] ?? []).some((name) => !Object.hasOwn(params, name))) return fallback;
+  // Errors of the app itself (not of the engine) carry their explanation in `message` only.
+  if (!params.detail) params.detail = fallback;
+  const cause = t(key, params);
+  const file = typeof err.path === 'string' && err.path ? err.path : '';
+  return withFile && file ? t('error.withFile', { file, cause }) : cause;
 }

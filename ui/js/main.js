@@ -1,5 +1,6 @@
-// Starts the interface: language, settings and library from Rust, the three tabs, and files dropped
-// on the window (to the library on the Library tab, checked on the Check tab).
+// Starts the interface: language, settings and library from Rust (updating a library made by an older
+// Tongwen first), the three tabs, and files dropped on the window (to the library on the Library tab,
+// checked on the Check tab).
 
 import * as api from './api.js';
 import { $ } from './dom.js';
@@ -7,6 +8,7 @@ import { applyI18n, detectLanguage, setLanguage, t } from './i18n.js';
 import * as store from './store.js';
 import { checkPaths, initCheckView, runDemo } from './views/check/check-view.js';
 import { addPaths, initLibraryView, refreshLibrary } from './views/library/library-view.js';
+import { initUpgrade, upgradeIfNeeded } from './views/library/upgrade.js';
 import { initSettingsView } from './views/settings/settings-view.js';
 import { initConfirm } from './views/shell/confirm.js';
 import { initNotices, showError, showStatus } from './views/shell/notices.js';
@@ -23,7 +25,10 @@ function applyLanguage(preference) {
 
 async function onSettingsSaved({ previous, stored }) {
   applyLanguage(stored.language);
-  if (previous.library_path !== stored.library_path) await refreshLibrary();
+  if (previous.library_path !== stored.library_path) {
+    await upgradeIfNeeded(); // the library opened there may be an old one
+    await refreshLibrary();
+  }
 }
 
 function listenForDrops() {
@@ -64,6 +69,7 @@ async function boot() {
   initLibraryView({ onDemo: () => runDemo({ refreshLibrary }) });
   initCheckView({ refreshLibrary });
   initSettingsView({ onSaved: onSettingsSaved });
+  initUpgrade({ after: () => refreshLibrary().catch(showError) });
   showTab('library');
   // The `tongwen` command may change the same library while the app is open: list it afresh whenever the
   // Library tab is shown again.
@@ -76,6 +82,8 @@ async function boot() {
     const settings = await api.settingsGet();
     store.set('settings', settings);
     applyLanguage(settings.language);
+    // A library made by an older Tongwen is updated now, with progress, before anything uses it.
+    await upgradeIfNeeded();
     await refreshLibrary();
   } catch (err) {
     showError(err);

@@ -5,14 +5,14 @@
 import * as api from '../../api.js';
 import { $, clear, el, isTypingTarget } from '../../dom.js';
 import * as fmt from '../../format.js';
-import { t } from '../../i18n.js';
+import { language, t } from '../../i18n.js';
 import * as store from '../../store.js';
 import { confirmOpen } from '../shell/confirm.js';
 import { showError, showStatus } from '../shell/notices.js';
 import { showTab } from '../shell/tabs.js';
 import { runTask } from '../shell/task.js';
 import { closeCompare, initCompare, isOpen, openCompare, refreshCompare, step } from './compare-view.js';
-import { flaggedIndices, renderDocument } from './report-view.js';
+import { documentError, flaggedIndices, isFailed, renderDocument } from './report-view.js';
 
 const REFILTER_DELAY_MS = 100;
 
@@ -85,7 +85,7 @@ function showReport(report) {
   selectedFile = report.documents?.[0]?.file ?? null;
   store.set('report', report);
   window.scrollTo({ top: 0 });
-  const failed = (report.documents ?? []).filter((d) => typeof d.error === 'string').length;
+  const failed = (report.documents ?? []).filter(isFailed).length;
   if (failed) showStatus(t('check.someFailed', { count: failed }));
 }
 
@@ -137,7 +137,7 @@ function renderDocumentSelector(report) {
   $('#report-document-field').hidden = docs.length < 2;
   docs.forEach((doc, i) => {
     const label =
-      typeof doc.error === 'string'
+      isFailed(doc)
         ? t('check.docOptionFailed', { name: fmt.basename(doc.file) })
         : t('check.docOption', { name: fmt.basename(doc.file), ratio: fmt.percent(doc.similarity_ratio) });
     select.append(el('option', { value: i, text: label, selected: doc === currentDocument() }));
@@ -145,7 +145,7 @@ function renderDocumentSelector(report) {
 }
 
 function renderFailures(report) {
-  const failed = (report?.documents ?? []).filter((d) => typeof d.error === 'string');
+  const failed = (report?.documents ?? []).filter(isFailed);
   $('#check-failures-box').hidden = failed.length === 0;
   const list = clear($('#check-failures'));
   for (const doc of failed) {
@@ -154,7 +154,7 @@ function renderFailures(report) {
         'li',
         { dataset: { path: doc.file } },
         el('span', { class: 'failure-name', title: doc.file, text: fmt.basename(doc.file) }),
-        el('span', { class: 'failure-reason', text: doc.error }),
+        el('span', { class: 'failure-reason', text: documentError(doc, { withFile: false }) }),
       ),
     );
   }
@@ -202,7 +202,8 @@ async function exportHtml() {
       filters: [{ name: t('dialog.htmlReport'), extensions: ['html'] }],
     });
     if (!path) return;
-    await api.exportHtml(path, Number(report.threshold));
+    // The HTML report is written in the interface's language.
+    await api.exportHtml(path, Number(report.threshold), language());
     showStatus(t('status.exported', { path }));
   } catch (err) {
     showError(err);

@@ -3,7 +3,7 @@
 
 import { $, clear, el } from '../../dom.js';
 import * as fmt from '../../format.js';
-import { t } from '../../i18n.js';
+import { errorMessage, t } from '../../i18n.js';
 import { highlightedText, paragraphSpans } from './highlight.js';
 
 /** A paragraph's copied share in [0, 1]. */
@@ -11,6 +11,16 @@ export function shareOf(paragraph) {
   const chars = Number(paragraph.chars) || 0;
   if (chars <= 0) return 0;
   return Math.max(0, Math.min(1, (Number(paragraph.copied_chars) || 0) / chars));
+}
+
+/** True when the submission could not be checked (`error`, and `error_info` from newer back ends). */
+export function isFailed(doc) {
+  return typeof doc?.error === 'string' || Boolean(doc?.error_info);
+}
+
+/** Why the submission could not be checked, in the interface's language (`error` when the kind is unknown). */
+export function documentError(doc, options) {
+  return errorMessage(doc?.error_info ?? { message: doc?.error ?? '' }, options);
 }
 
 /** Indices (`paragraph.index`) of the flagged paragraphs, in document order. */
@@ -43,7 +53,7 @@ function renderSummary(doc, threshold, method) {
   file.textContent = fmt.basename(doc.file);
   file.title = doc.file;
   $('#report-path').textContent = fmt.dirname(doc.file);
-  const failed = typeof doc.error === 'string';
+  const failed = isFailed(doc);
   $('#report-ratio').textContent = failed ? '–' : fmt.percent(doc.similarity_ratio);
   $('#report-ratio').dataset.ratio = failed ? '' : String(doc.similarity_ratio);
   $('#report-largest').textContent = failed ? '–' : fmt.percent(doc.largest_source_ratio);
@@ -59,7 +69,7 @@ function renderSummary(doc, threshold, method) {
 
   const error = $('#report-doc-error');
   error.hidden = !failed;
-  if (failed) $('#report-doc-error-message').textContent = doc.error;
+  if (failed) $('#report-doc-error-message').textContent = documentError(doc, { withFile: false });
 
   $('#report-printed').textContent = t('report.printMeta', {
     date: fmt.dateTime(Date.now() / 1000),
@@ -75,7 +85,7 @@ function renderSummary(doc, threshold, method) {
 function renderSources(doc, { onOpen }) {
   const list = clear($('#sources'));
   const sources = rankedSources(doc);
-  $('#sources-empty').hidden = sources.length > 0 || typeof doc.error === 'string';
+  $('#sources-empty').hidden = sources.length > 0 || isFailed(doc);
   for (const source of sources) {
     const ratio = Math.max(0, Math.min(1, Number(source.ratio) || 0));
     const first = (doc.paragraphs ?? []).find((p) =>

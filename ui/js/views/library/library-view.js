@@ -5,7 +5,7 @@
 import * as api from '../../api.js';
 import { $, clear, el } from '../../dom.js';
 import * as fmt from '../../format.js';
-import { t } from '../../i18n.js';
+import { errorMessage, t } from '../../i18n.js';
 import * as store from '../../store.js';
 import { confirmDialog } from '../shell/confirm.js';
 import { showError, showStatus } from '../shell/notices.js';
@@ -247,7 +247,7 @@ function renderImport() {
         { dataset: { path: failure.path } },
         el('span', { class: 'failure-name', title: failure.path, text: fmt.basename(failure.path) }),
         el('span', { class: 'failure-path', text: failure.path }),
-        el('span', { class: 'failure-reason', text: failure.message }),
+        el('span', { class: 'failure-reason', text: errorMessage(failure, { withFile: false }) }),
       ),
     );
   }

@@ -1,11 +1,14 @@
 // The error banner (#error) and the short status line (#status).
 //
-// Errors from Rust arrive as {code, message}: the banner shows a title for the code and the message
-// as Rust wrote it (it names the file and the cause). A cancelled task is not an error: it gets a
-// status line instead.
+// Errors from Rust arrive as {code, kind, message, path?, params}: the banner shows a title for the code
+// and the sentence for the kind in the interface's language (i18n.js errorMessage(), which names the file
+// and the cause; `message`, Rust's English sentence, when the kind is unknown). A cancelled task is not
+// an error: it gets a status line instead. A kind may have an action (a button in the banner), such as
+// updating a library made by an older Tongwen.
 
 import { $ } from '../../dom.js';
-import { t } from '../../i18n.js';
+import { errorMessage, t } from '../../i18n.js';
+import * as store from '../../store.js';
 
 const ERROR_TITLES = {
   bad_input: 'error.bad_input',
@@ -16,27 +19,54 @@ const ERROR_TITLES = {
 };
 
 let statusTimer = 0;
+let shown = null; // the error in the banner, re-said when the language changes
+const actions = new Map(); // kind → {labelKey, run}
 
 export function initNotices() {
   $('#error-close').addEventListener('click', clearError);
+  $('#error-action').addEventListener('click', () => {
+    const action = actions.get(shown?.kind);
+    clearError();
+    action?.run();
+  });
+  store.on('lang', () => {
+    if (shown && !$('#error').hidden) renderError(shown);
+  });
 }
 
-/** Shows `err` ({code, message} or an Error) in the #error banner. */
+/** Offers `run()` as a button labelled `t(labelKey)` in the banner whenever an error of `kind` is shown. */
+export function setErrorAction(kind, { labelKey, run }) {
+  actions.set(kind, { labelKey, run });
+}
+
+/** Shows `err` ({code, kind, message, …} or an Error) in the #error banner. */
 export function showError(err) {
   if (err?.code === 'cancelled') {
     showStatus(t('status.cancelled'));
     return;
   }
   if (!err?.code) console.error(err);
+  shown = err;
+  renderError(err);
+}
+
+function renderError(err) {
   const banner = $('#error');
   $('#error-title').textContent = t(ERROR_TITLES[err?.code] ?? 'error.internal');
-  $('#error-message').textContent = String(err?.message ?? err ?? '');
+  $('#error-message').textContent = errorMessage(err) || String(err ?? '');
   banner.dataset.code = err?.code ?? 'internal';
+  if (typeof err?.kind === 'string') banner.dataset.kind = err.kind;
+  else delete banner.dataset.kind;
+  const action = actions.get(err?.kind);
+  const button = $('#error-action');
+  button.hidden = !action;
+  button.textContent = action ? t(action.labelKey) : '';
   banner.hidden = false;
 }
 
 export function clearError() {
   $('#error').hidden = true;
+  shown = null;
 }
 
 /** A short polite notice that fades after a few seconds. */

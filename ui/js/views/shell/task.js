@@ -1,5 +1,5 @@
-// Long work (adding documents, checking, the demo) runs one task at a time behind the #progress bar,
-// which has a Cancel button that asks Rust to stop between files.
+// Long work (adding documents, checking, the demo, updating an old library) runs one task at a time
+// behind the #progress bar, which has a Cancel button that asks Rust to stop.
 
 import * as api from '../../api.js';
 import { $ } from '../../dom.js';
@@ -8,7 +8,7 @@ import { t } from '../../i18n.js';
 import * as store from '../../store.js';
 import { showError, showStatus } from './notices.js';
 
-let current = null; // {labelKey, done, total, path} of the running task
+let current = null; // {labelKey, labelParams, done, total, path} of the running task
 
 export function initProgress() {
   $('#progress-cancel').addEventListener('click', async () => {
@@ -26,15 +26,16 @@ export function initProgress() {
 }
 
 /**
- * Runs `work(onProgress)` with the progress bar shown. Returns what `work` resolved to, or null when
- * another task is running or the work failed (the error is then already shown).
+ * Runs `work(onProgress)` with the progress bar shown, labelled `t(labelKey, labelParams)` (the label
+ * also gets `total`, the count of the latest progress message). Returns what `work` resolved to, or
+ * null when another task is running or the work failed (the error is then already shown).
  */
-export async function runTask(labelKey, work) {
+export async function runTask(labelKey, work, labelParams = {}) {
   if (current) {
     showStatus(t('status.busy'));
     return null;
   }
-  const task = { labelKey, done: 0, total: 0, path: '' };
+  const task = { labelKey, labelParams, done: 0, total: 0, path: '' };
   current = task;
   const cancel = $('#progress-cancel');
   cancel.disabled = false;
@@ -82,7 +83,7 @@ function render() {
     $('#progress-fill').style.width = '';
     $('#progress-count').textContent = '';
   }
-  $('#progress-label').textContent = t(current.labelKey);
+  $('#progress-label').textContent = t(current.labelKey, { ...current.labelParams, total: current.total });
   const path = $('#progress-path');
   path.textContent = current.path ? fmt.basename(current.path) : '';
   path.title = current.path;
