@@ -419,5 +419,57 @@ async fn scenario(driver: &WebDriver, home: &Path) -> WebDriverResult<()> {
         )
         .await?;
     assert!(ran.json().is_null(), "injected code ran: {:?}", ran.json());
+
+    chinese_interface(driver, home).await
+}
+
+/// With the interface in Chinese, an engine error is said in Chinese (from its kind, not Rust's English
+/// message) and the exported report is in Chinese.
+async fn chinese_interface(driver: &WebDriver, home: &Path) -> WebDriverResult<()> {
+    driver.find(By::Id("tab-settings")).await?.click().await?;
+    driver
+        .execute(
+            "const s = document.getElementById('settings-language'); s.value = 'zh'; \
+             s.dispatchEvent(new Event('change', {bubbles: true}));",
+            vec![],
+        )
+        .await?;
+    click(driver, "settings-save").await?;
+    wait_for("the interface in Chinese", || async {
+        Ok(driver
+            .execute("return document.documentElement.lang;", vec![])
+            .await?
+            .json()
+            .as_str()
+            .is_some_and(|l| l.starts_with("zh")))
+    })
+    .await?;
+
+    let empty = home.join("空白.txt");
+    std::fs::write(&empty, "").expect("write an empty submission");
+    driver.find(By::Id("tab-check")).await?.click().await?;
+    stub_dialog(driver, serde_json::json!([empty.display().to_string()])).await?;
+    click(driver, "check-pick").await?;
+    wait_for("the reason in Chinese", || async {
+        Ok(text_of(driver, "#report-doc-error-message")
+            .await?
+            .contains("文件是空的"))
+    })
+    .await?;
+    let said = text_of(driver, "#report-doc-error-message").await?;
+    assert!(!said.contains("the file is empty"), "{said}");
+
+    let out = home.join("报告.html");
+    stub_dialog(driver, serde_json::json!(out.display().to_string())).await?;
+    click(driver, "export-html").await?;
+    wait_for("the exported Chinese report", || async {
+        Ok(out.is_file())
+    })
+    .await?;
+    let html = std::fs::read_to_string(&out).expect("report");
+    assert!(
+        html.contains("未检测：") && html.contains("文件是空的"),
+        "{html}"
+    );
     Ok(())
 }
