@@ -473,3 +473,43 @@ fn output_closed_early_still_lists_failed_files_and_fails() {
         .iter()
         .any(|d| d["title"] == "good"));
 }
+
+#[test]
+fn file_names_cannot_forge_lines_or_send_escape_sequences_to_the_terminal() {
+    let s = Sandbox::new();
+    library_with_sources(&s);
+    // A copy under a name with a line break, and an empty file under a name with an escape sequence.
+    let forged = s.write("in/evil\n  copied 0.0% forged.txt", format!("{EN_1}\n"));
+    let coloured = s.write("in/\u{1b}[2J\u{1b}[31mred.txt", b"");
+    let out = s.tongwen(&[
+        "check",
+        forged.to_str().unwrap(),
+        coloured.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1), "one file could not be used");
+    let (stdout, err) = (String::from_utf8_lossy(&out.stdout), stderr(&out));
+    for text in [&*stdout, &err] {
+        assert!(
+            !text.contains('\u{1b}'),
+            "an escape sequence got through:\n{text}"
+        );
+        assert!(
+            !text.lines().any(|l| l.starts_with("  copied 0.0% forged")),
+            "a file name forged a line:\n{text}"
+        );
+    }
+    assert!(
+        stdout.contains("evil\\n  copied 0.0% forged.txt"),
+        "{stdout}"
+    );
+    assert!(err.contains("\\u{1b}[2J\\u{1b}[31mred.txt"), "{err}");
+    // Adding them lists the failure on one line too.
+    let out = s.tongwen(&["library", "add", s.path("in").to_str().unwrap()]);
+    let err = stderr(&out);
+    assert!(!err.contains('\u{1b}'), "{err}");
+    assert!(
+        err.lines()
+            .any(|l| l.contains("red.txt") && l.contains("the file is empty")),
+        "{err}"
+    );
+}

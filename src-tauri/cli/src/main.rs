@@ -25,6 +25,7 @@ use tongwen_engine::engine::{
     DEFAULT_MIN_MATCH_WORDS, DEFAULT_TOP,
 };
 use tongwen_engine::library::{AddOutcome, DocumentInfo};
+use tongwen_engine::report::text::printable;
 use tongwen_engine::report::{self, Lang};
 use tongwen_engine::{files, Engine, Error};
 
@@ -142,7 +143,7 @@ fn main() -> ExitCode {
         // Whoever reads the output has stopped reading (`| head -1`): it has what it wanted.
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("tongwen: {}", chain(&e));
+            eprintln!("tongwen: {}", printable(&chain(&e)));
             ExitCode::FAILURE
         }
     }
@@ -218,7 +219,7 @@ fn follow(bar: &ProgressBar) -> impl FnMut(Progress<'_>) + '_ {
         bar.set_message(
             p.path
                 .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
+                .map(|n| printable(&n.to_string_lossy()).into_owned())
                 .unwrap_or_default(),
         );
     }
@@ -232,7 +233,8 @@ fn upgrade(engine: &Engine) -> Result<()> {
     }
     eprintln!(
         "{} was made by an older Tongwen: updating its fingerprints ({} paragraphs)",
-        status.path, status.stale_paragraphs
+        printable(&status.path),
+        status.stale_paragraphs
     );
     let bar = progress_bar(0, "updating");
     let result = engine.upgrade(&mut follow(&bar), &AtomicBool::new(false));
@@ -262,10 +264,10 @@ fn library_add(engine: &Engine, inputs: &[PathBuf], encoding: Option<String>) ->
                 present += 1;
                 eprintln!(
                     "{}: already in the library as #{} {} ({})",
-                    file.display(),
+                    printable(&file.display().to_string()),
                     doc.id,
-                    doc.title,
-                    doc.path
+                    printable(&doc.title),
+                    printable(&doc.path)
                 );
             }
             Err(e) => failures.push(e),
@@ -301,7 +303,7 @@ fn report_failures<'e>(
     }
     eprintln!("\n{} file(s) could not be used:", failures.len());
     for e in failures {
-        eprintln!("  {e}");
+        eprintln!("  {}", printable(&e.to_string()));
     }
     Ok(ExitCode::FAILURE)
 }
@@ -335,7 +337,11 @@ fn write_list(out: &mut impl Write, docs: &[DocumentInfo]) -> io::Result<()> {
         writeln!(
             out,
             "{:>5}  {:<5} {:>6} {:>8}  {}",
-            d.id, d.format, d.paragraphs, d.chars, d.title
+            d.id,
+            d.format,
+            d.paragraphs,
+            d.chars,
+            printable(&d.title)
         )?;
     }
     Ok(())
@@ -345,7 +351,7 @@ fn library_remove(engine: &Engine, ids: &[i64]) -> Result<ExitCode> {
     let removed = engine.remove(ids)?;
     let mut out = io::stdout().lock();
     for d in removed {
-        writeln!(out, "removed #{} {}", d.id, d.title)?;
+        writeln!(out, "removed #{} {}", d.id, printable(&d.title))?;
     }
     out.flush()?;
     Ok(ExitCode::SUCCESS)
@@ -404,7 +410,10 @@ fn check_cmd(engine: &Engine, args: CheckArgs) -> Result<ExitCode> {
     let written = match args.output {
         Some(path) => {
             files::write_atomically(&path, rendered.as_bytes())?;
-            eprintln!("report written to {}", path.display());
+            eprintln!(
+                "report written to {}",
+                printable(&path.display().to_string())
+            );
             Ok(())
         }
         None => {

@@ -1,9 +1,32 @@
 //! The terminal summary: per document its copy ratio, its main sources and each flagged paragraph with
 //! its best match.
 
+use std::borrow::Cow;
 use std::fmt::Write;
 
 use super::{Lang, Report};
+
+/// `text` made safe for a terminal: every control character (a line break in a file name, an escape
+/// sequence that would recolour or rewrite the screen) is shown as an escape (`\n`, `\t`, `\u{1b}`), so
+/// one line of output is always one line, saying what the bytes are. Text without them is borrowed.
+pub fn printable(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(char::is_control) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c.is_control() => {
+                let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
+            }
+            c => out.push(c),
+        }
+    }
+    Cow::Owned(out)
+}
 
 fn snippet(text: &str, max: usize) -> String {
     let mut s: String = text.chars().take(max).collect();
@@ -17,9 +40,10 @@ fn snippet(text: &str, max: usize) -> String {
 pub fn render(report: &Report, lang: Lang) -> String {
     let mut out = String::new();
     for doc in &report.documents {
-        let _ = writeln!(out, "{}", doc.file);
+        let _ = writeln!(out, "{}", printable(&doc.file));
         if let Some(e) = &doc.error {
             let why = doc.error_info.as_ref().map_or(e.clone(), |i| lang.error(i));
+            let why = printable(&why);
             let _ = writeln!(out, "  {} {why}\n", lang.pick("not checked:", "未检测："));
             continue;
         }
@@ -52,7 +76,7 @@ pub fn render(report: &Report, lang: Lang) -> String {
                 out,
                 "    {:5.1}%  {} ({} {})",
                 s.ratio * 100.0,
-                s.source_title,
+                printable(&s.source_title),
                 s.paragraphs,
                 match (lang, s.paragraphs) {
                     (Lang::Zh, _) => "段",
@@ -70,12 +94,27 @@ pub fn render(report: &Report, lang: Lang) -> String {
                 "  ¶{:<3} {:5.1}%  {} ¶{}  {}",
                 p.index + 1,
                 best.similarity * 100.0,
-                best.source_title,
+                printable(&best.source_title),
                 best.source_paragraph + 1,
-                snippet(&p.text, 40)
+                printable(&snippet(&p.text, 40))
             );
         }
         out.push('\n');
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::printable;
+
+    #[test]
+    fn control_characters_are_shown_as_escapes() {
+        assert_eq!(printable("论文 a.txt"), "论文 a.txt");
+        assert!(matches!(printable("plain"), std::borrow::Cow::Borrowed(_)));
+        assert_eq!(
+            printable("evil\nname\t\u{1b}[31mred\u{7f}\u{9b}.txt"),
+            "evil\\nname\\t\\u{1b}[31mred\\u{7f}\\u{9b}.txt"
+        );
+    }
 }
