@@ -513,3 +513,58 @@ fn file_names_cannot_forge_lines_or_send_escape_sequences_to_the_terminal() {
         "{err}"
     );
 }
+
+/// Runs `tongwen` with a deadline: a hang is a test failure, not a stuck test run.
+fn run_with_deadline(s: &Sandbox, args: &[&str], seconds: u64) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tongwen"))
+        .arg("--library")
+        .arg(s.library())
+        .args(args)
+        .env_remove("TONGWEN_LIBRARY")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run tongwen");
+    let start = std::time::Instant::now();
+    while child.try_wait().expect("wait").is_none() {
+        if start.elapsed().as_secs() >= seconds {
+            let _ = child.kill();
+            panic!("tongwen {args:?} still running after {seconds} s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    child.wait_with_output().expect("output")
+}
+
+#[test]
+fn link_loops_pipes_and_devices_in_a_folder_are_said_and_never_read() {
+    let s = Sandbox::new();
+    s.write("in/good.txt", format!("{ZH_1}\n"));
+    let dir = s.path("in");
+    std::os::unix::fs::symlink(".", dir.join("a")).unwrap();
+    std::os::unix::fs::symlink(".", dir.join("b")).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", dir.join("zero.txt")).unwrap();
+    let fifo = dir.join("pipe.txt");
+    let made = Command::new("mkfifo").arg(&fifo).status().expect("mkfifo");
+    assert!(made.success());
+    let (folder, pipe) = (dir.to_str().unwrap(), fifo.to_str().unwrap());
+    let both = ["pipe.txt", "zero.txt"];
+    for (args, said) in [
+        (vec!["library", "add", folder], &both[..]),
+        (vec!["check", folder], &both[..]),
+        (vec!["check", pipe], &both[..1]),
+    ] {
+        let out = run_with_deadline(&s, &args, 60);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        for name in said {
+            assert!(
+                err.lines()
+                    .any(|l| l.contains(name) && l.contains("not a regular file")),
+                "{args:?}: {name} not said in\n{err}"
+            );
+        }
+    }
+    let list: Value = serde_json::from_str(&s.ok(&["library", "list", "--json"])).unwrap();
+    assert_eq!(list.as_array().unwrap().len(), 1, "only good.txt, once");
+}

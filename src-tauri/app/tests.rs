@@ -418,3 +418,22 @@ fn make_stale(path: &str) {
         )
         .unwrap();
 }
+
+/// Every kind of engine error has a sentence in both of the interface's languages (ui/js/i18n.js), so the
+/// app never falls back to Rust's English message for a kind it knows.
+#[test]
+fn every_error_kind_is_said_in_both_languages_of_the_interface() {
+    let i18n = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("ui/js/i18n.js"),
+    )
+    .expect("ui/js/i18n.js");
+    for kind in tongwen_engine::error::ErrorKind::ALL {
+        let name = serde_json::to_value(kind).expect("kind");
+        let key = format!("'kind.{}':", name.as_str().expect("a string"));
+        assert_eq!(
+            i18n.matches(&key).count(),
+            2,
+            "{key} must be in the English and the Chinese table"
+        );
+    }
+}

@@ -102,6 +102,7 @@ pub enum ErrorKind {
     NoText,
     NoParagraphs,
     TooLarge,
+    NotAFile,
     Unsupported,
     Binary,
     UnknownEncoding,
@@ -120,6 +121,71 @@ pub enum ErrorKind {
     Cancelled,
     InvalidSetting,
     Internal,
+}
+
+impl ErrorKind {
+    /// Every kind, in declaration order (the front ends' translation tables are tested against it).
+    pub const ALL: [ErrorKind; 26] = [
+        ErrorKind::FileNotFound,
+        ErrorKind::PermissionDenied,
+        ErrorKind::Io,
+        ErrorKind::EmptyFile,
+        ErrorKind::NoText,
+        ErrorKind::NoParagraphs,
+        ErrorKind::TooLarge,
+        ErrorKind::NotAFile,
+        ErrorKind::Unsupported,
+        ErrorKind::Binary,
+        ErrorKind::UnknownEncoding,
+        ErrorKind::MalformedText,
+        ErrorKind::CorruptDocx,
+        ErrorKind::ZipBomb,
+        ErrorKind::CorruptPdf,
+        ErrorKind::EncryptedPdf,
+        ErrorKind::NoTextLayer,
+        ErrorKind::GarbledPdf,
+        ErrorKind::LibraryDatabase,
+        ErrorKind::LibraryTooNew,
+        ErrorKind::LibraryMissing,
+        ErrorKind::LibraryNeedsUpgrade,
+        ErrorKind::NoSuchDocument,
+        ErrorKind::Cancelled,
+        ErrorKind::InvalidSetting,
+        ErrorKind::Internal,
+    ];
+
+    /// The kind's position in [`ErrorKind::ALL`]; a match without a wildcard, so a new kind that is not
+    /// added to `ALL` does not compile.
+    pub const fn ordinal(self) -> usize {
+        match self {
+            ErrorKind::FileNotFound => 0,
+            ErrorKind::PermissionDenied => 1,
+            ErrorKind::Io => 2,
+            ErrorKind::EmptyFile => 3,
+            ErrorKind::NoText => 4,
+            ErrorKind::NoParagraphs => 5,
+            ErrorKind::TooLarge => 6,
+            ErrorKind::NotAFile => 7,
+            ErrorKind::Unsupported => 8,
+            ErrorKind::Binary => 9,
+            ErrorKind::UnknownEncoding => 10,
+            ErrorKind::MalformedText => 11,
+            ErrorKind::CorruptDocx => 12,
+            ErrorKind::ZipBomb => 13,
+            ErrorKind::CorruptPdf => 14,
+            ErrorKind::EncryptedPdf => 15,
+            ErrorKind::NoTextLayer => 16,
+            ErrorKind::GarbledPdf => 17,
+            ErrorKind::LibraryDatabase => 18,
+            ErrorKind::LibraryTooNew => 19,
+            ErrorKind::LibraryMissing => 20,
+            ErrorKind::LibraryNeedsUpgrade => 21,
+            ErrorKind::NoSuchDocument => 22,
+            ErrorKind::Cancelled => 23,
+            ErrorKind::InvalidSetting => 24,
+            ErrorKind::Internal => 25,
+        }
+    }
 }
 
 /// A parameter of an error's sentence.
@@ -179,6 +245,7 @@ impl Error {
                         params.insert("what", Param::Text((*what).to_string()));
                         ErrorKind::Unsupported
                     }
+                    X::NotAFile => ErrorKind::NotAFile,
                     X::Binary => ErrorKind::Binary,
                     X::UnknownEncoding => ErrorKind::UnknownEncoding,
                     X::Malformed { encoding } => {
@@ -243,6 +310,13 @@ impl Error {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_kind_is_listed_once_in_its_place() {
+        for (i, kind) in ErrorKind::ALL.into_iter().enumerate() {
+            assert_eq!(kind.ordinal(), i, "{kind:?}");
+        }
+    }
 
     #[test]
     fn every_file_error_names_its_file_and_kind() {

@@ -4,11 +4,11 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use super::{is_supported_path, FileError};
+use super::{is_supported_path, ExtractError, FileError};
 
 /// Expand files and folders (recursively, keeping files with a supported extension, sorted by path,
-/// skipping hidden entries) into the list of files to read. Paths that do not exist, and folders that
-/// cannot be listed, are returned as errors. A folder reached again through a symbolic link is not walked
+/// skipping hidden entries) into the list of files to read. Paths that do not exist, folders that cannot
+/// be listed, and pipes, devices or sockets with a supported name are returned as errors. A folder reached again through a symbolic link is not walked
 /// twice, so a link loop (`ln -s . a`) ends.
 pub fn collect_files(inputs: &[PathBuf]) -> (Vec<PathBuf>, Vec<FileError>) {
     let mut files = Vec::new();
@@ -53,8 +53,14 @@ fn walk(
         }
         match std::fs::metadata(&path) {
             Ok(m) if m.is_dir() => walk(&path, files, errors, seen),
-            // Only regular files: a FIFO or a device named `x.txt` would block or never end.
-            Ok(m) if m.is_file() && is_supported_path(&path) => files.push(path),
+            Ok(m) if is_supported_path(&path) => {
+                if m.is_file() {
+                    files.push(path);
+                } else {
+                    // A FIFO or a device named `x.txt` would block or never end: said, not read.
+                    errors.push(FileError::extract(path, ExtractError::NotAFile));
+                }
+            }
             _ => {}
         }
     }

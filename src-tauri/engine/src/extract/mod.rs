@@ -16,6 +16,7 @@ pub use clean::clean_paragraph;
 pub use paragraphs::split_plain_text;
 
 use std::fmt;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
@@ -123,6 +124,8 @@ pub enum ExtractError {
     TooLarge { size: u64, limit: u64 },
     #[error("unsupported file type: {0}")]
     Unsupported(&'static str),
+    #[error("not a regular file (a pipe, a device or a socket): Tongwen reads only files")]
+    NotAFile,
     #[error("this is binary data, not text")]
     Binary,
     #[error(
@@ -190,16 +193,30 @@ impl FileError {
 /// Read a file from disk and extract its paragraphs.
 pub fn extract_file(path: &Path, options: &ExtractOptions) -> Result<Extracted, FileError> {
     let meta = std::fs::metadata(path).map_err(|e| FileError::io(path, e))?;
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(FileError::extract(
+    // A pipe would block forever and a device (a link to /dev/zero) never end.
+    if !meta.is_file() {
+        return Err(FileError::extract(path, ExtractError::NotAFile));
+    }
+    let too_large = |size| {
+        FileError::extract(
             path,
             ExtractError::TooLarge {
-                size: meta.len(),
+                size,
                 limit: MAX_FILE_BYTES,
             },
-        ));
+        )
+    };
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(too_large(meta.len()));
     }
-    let bytes = std::fs::read(path).map_err(|e| FileError::io(path, e))?;
+    // The reported size is not trusted: at most one byte over the limit is read.
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    std::fs::File::open(path)
+        .and_then(|f| f.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes))
+        .map_err(|e| FileError::io(path, e))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(too_large(bytes.len() as u64));
+    }
     let ext = path
         .extension()
         .and_then(|e| e.to_str())

@@ -72,6 +72,7 @@ impl Lang {
                 param("limit")
             ),
             ErrorKind::Unsupported => format!("不支持的文件类型（{}）", param("what")),
+            ErrorKind::NotAFile => "不是普通文件（管道、设备或套接字），同文只读取文件".to_string(),
             ErrorKind::Binary => "这是二进制数据，不是文本".to_string(),
             ErrorKind::UnknownEncoding => {
                 "无法识别文本编码，请指定编码（如 gb18030、big5）".to_string()
