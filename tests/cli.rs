@@ -568,3 +568,113 @@ fn link_loops_pipes_and_devices_in_a_folder_are_said_and_never_read() {
     let list: Value = serde_json::from_str(&s.ok(&["library", "list", "--json"])).unwrap();
     assert_eq!(list.as_array().unwrap().len(), 1, "only good.txt, once");
 }
+
+/// A library in a folder its reader cannot write (a shared, read-only copy) is listed and checked
+/// against without writing. Run as an unprivileged user (root ignores permissions): when the tests run
+/// as root, the binary is copied where that user can run it and started through `setpriv`.
+#[test]
+fn a_library_in_a_read_only_folder_can_be_listed_and_checked_against() {
+    use std::os::unix::fs::PermissionsExt;
+    let s = Sandbox::new();
+    library_with_sources(&s);
+    let shared = s.path("shared");
+    std::fs::create_dir(&shared).unwrap();
+    let library = shared.join("library.sqlite");
+    std::fs::copy(s.library(), &library).unwrap();
+    let submission = s.write("submission.txt", format!("{EN_1}\n"));
+    let binary = s.path("tongwen");
+    std::fs::copy(env!("CARGO_BIN_EXE_tongwen"), &binary).unwrap();
+    let mode =
+        |p: &std::path::Path, m| std::fs::set_permissions(p, std::fs::Permissions::from_mode(m));
+    mode(&binary, 0o755).unwrap();
+    mode(&library, 0o444).unwrap();
+    mode(&submission, 0o644).unwrap();
+    mode(&shared, 0o555).unwrap();
+    mode(s.dir.path(), 0o755).unwrap();
+    let root = Command::new("id").arg("-u").output().unwrap().stdout == b"0\n";
+    let run = |args: &[&str]| {
+        let mut cmd = if root {
+            let mut c = Command::new("setpriv");
+            c.args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+                .arg(&binary);
+            c
+        } else {
+            Command::new(&binary)
+        };
+        cmd.arg("--library")
+            .arg(&library)
+            .args(args)
+            .env_remove("TONGWEN_LIBRARY")
+            .env("HOME", s.dir.path())
+            .output()
+            .expect("run tongwen")
+    };
+    let listed = run(&["library", "list"]);
+    assert!(listed.status.success(), "{}", stderr(&listed));
+    assert!(String::from_utf8_lossy(&listed.stdout).contains("en"));
+    let checked = run(&["check", submission.to_str().unwrap(), "--format", "json"]);
+    assert!(checked.status.success(), "{}", stderr(&checked));
+    let report: Value = serde_json::from_slice(&checked.stdout).unwrap();
+    assert!(report["documents"][0]["similarity_ratio"].as_f64().unwrap() > 0.9);
+    let added = run(&["library", "add", submission.to_str().unwrap()]);
+    assert!(
+        !added.status.success(),
+        "a read-only library cannot be added to"
+    );
+    mode(&shared, 0o755).unwrap();
+    let names: Vec<_> = std::fs::read_dir(&shared)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name())
+        .collect();
+    assert_eq!(
+        names.len(),
+        1,
+        "nothing written beside the library: {names:?}"
+    );
+}
+
+#[test]
+fn another_programs_database_or_a_damaged_library_is_refused_and_left_as_it_was() {
+    let s = Sandbox::new();
+    let source = s.write("source.txt", format!("{ZH_1}\n\n{ZH_2}\n"));
+    // Another program's database given as the library.
+    let conn = rusqlite::Connection::open(s.library()).unwrap();
+    conn.execute_batch("CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT);")
+        .unwrap();
+    drop(conn);
+    let before = std::fs::read(s.library()).unwrap();
+    for args in [
+        vec!["library", "add", source.to_str().unwrap()],
+        vec!["library", "list"],
+        vec!["check", source.to_str().unwrap()],
+    ] {
+        let out = s.tongwen(&args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        assert!(
+            stderr(&out).contains("is not a Tongwen library"),
+            "{}",
+            stderr(&out)
+        );
+    }
+    assert_eq!(std::fs::read(s.library()).unwrap(), before);
+
+    // A library whose file is not a database any more (its header overwritten).
+    std::fs::remove_file(s.library()).unwrap();
+    s.ok(&["library", "add", source.to_str().unwrap()]);
+    let mut bytes = std::fs::read(s.library()).unwrap();
+    bytes[..16].copy_from_slice(b"garbage garbage!");
+    std::fs::write(s.library(), &bytes).unwrap();
+    let out = s.tongwen(&[
+        "library",
+        "add",
+        s.write("more.txt", format!("{EN_1}\n")).to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("is damaged"), "{}", stderr(&out));
+    assert_eq!(
+        std::fs::read(s.library()).unwrap(),
+        bytes,
+        "nothing written"
+    );
+}

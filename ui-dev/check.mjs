@@ -508,7 +508,7 @@ async function idle(page) {
   const KINDS = [
     'file_not_found', 'permission_denied', 'io', 'empty_file', 'no_text', 'no_paragraphs', 'too_large', 'not_a_file', 'unsupported',
     'binary', 'unknown_encoding', 'malformed_text', 'corrupt_docx', 'zip_bomb', 'corrupt_pdf', 'encrypted_pdf',
-    'no_text_layer', 'garbled_pdf', 'library_database', 'library_too_new', 'library_missing', 'library_needs_upgrade',
+    'no_text_layer', 'garbled_pdf', 'library_database', 'library_too_new', 'library_missing', 'not_a_library', 'library_damaged', 'library_needs_upgrade',
     'no_such_document', 'cancelled', 'invalid_setting', 'internal',
   ];
   const sentences = await page.evaluate(async (kinds) => {

@@ -53,6 +53,8 @@ impl From<EngineError> for CommandError {
             EngineError::Database { .. }
             | EngineError::SchemaTooNew { .. }
             | EngineError::NoLibrary { .. }
+            | EngineError::NotALibrary { .. }
+            | EngineError::Damaged { .. }
             | EngineError::NeedsUpgrade { .. } => Code::Library,
             EngineError::NoSuchDocument(_) => Code::NotFound,
             EngineError::Cancelled => Code::Cancelled,

@@ -42,6 +42,12 @@ pub enum Error {
         found: i64,
         supported: i64,
     },
+    /// The file given as the library is a database of another program: it is never written to.
+    #[error("{path} is not a Tongwen library (it is another program's database); it was left as it is: choose another file")]
+    NotALibrary { path: PathBuf },
+    /// The library's file is damaged: it is not written to, so the damage does not spread.
+    #[error("library {path} is damaged ({detail}); nothing was written to it: restore it from a backup or start a new library")]
+    Damaged { path: PathBuf, detail: String },
     /// A library was to be read where there is none.
     #[error("no library at {path}; create one by adding documents (`tongwen --library {path} library add FOLDER`)")]
     NoLibrary { path: PathBuf },
@@ -116,6 +122,8 @@ pub enum ErrorKind {
     LibraryDatabase,
     LibraryTooNew,
     LibraryMissing,
+    NotALibrary,
+    LibraryDamaged,
     LibraryNeedsUpgrade,
     NoSuchDocument,
     Cancelled,
@@ -125,7 +133,7 @@ pub enum ErrorKind {
 
 impl ErrorKind {
     /// Every kind, in declaration order (the front ends' translation tables are tested against it).
-    pub const ALL: [ErrorKind; 26] = [
+    pub const ALL: [ErrorKind; 28] = [
         ErrorKind::FileNotFound,
         ErrorKind::PermissionDenied,
         ErrorKind::Io,
@@ -147,6 +155,8 @@ impl ErrorKind {
         ErrorKind::LibraryDatabase,
         ErrorKind::LibraryTooNew,
         ErrorKind::LibraryMissing,
+        ErrorKind::NotALibrary,
+        ErrorKind::LibraryDamaged,
         ErrorKind::LibraryNeedsUpgrade,
         ErrorKind::NoSuchDocument,
         ErrorKind::Cancelled,
@@ -179,11 +189,13 @@ impl ErrorKind {
             ErrorKind::LibraryDatabase => 18,
             ErrorKind::LibraryTooNew => 19,
             ErrorKind::LibraryMissing => 20,
-            ErrorKind::LibraryNeedsUpgrade => 21,
-            ErrorKind::NoSuchDocument => 22,
-            ErrorKind::Cancelled => 23,
-            ErrorKind::InvalidSetting => 24,
-            ErrorKind::Internal => 25,
+            ErrorKind::NotALibrary => 21,
+            ErrorKind::LibraryDamaged => 22,
+            ErrorKind::LibraryNeedsUpgrade => 23,
+            ErrorKind::NoSuchDocument => 24,
+            ErrorKind::Cancelled => 25,
+            ErrorKind::InvalidSetting => 26,
+            ErrorKind::Internal => 27,
         }
     }
 }
@@ -269,6 +281,11 @@ impl Error {
             Error::Database { path, source } => {
                 text("detail", source.to_string());
                 (ErrorKind::LibraryDatabase, Some(path))
+            }
+            Error::NotALibrary { path } => (ErrorKind::NotALibrary, Some(path)),
+            Error::Damaged { path, detail } => {
+                params.insert("detail", Param::Text(detail.clone()));
+                (ErrorKind::LibraryDamaged, Some(path))
             }
             Error::SchemaTooNew {
                 path,

@@ -9,20 +9,29 @@ use crate::error::{Error, Result};
 
 /// Write `bytes` to `path` atomically: readers see the old file or the new one, never half of one.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
+    write_atomically_with(path, |w| w.write_all(bytes)).map_err(|e| Error::io(path, e))
+}
+
+/// Write `path` atomically through `fill`, which writes the whole content to the temporary file (buffered).
+/// The same guarantees as [`write_atomically`]; the error is the I/O error, for callers that treat a
+/// failure as a cache miss rather than as the user's error.
+pub fn write_atomically_with(
+    path: &Path,
+    fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> std::io::Result<()> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
-    let mut tmp = tempfile::Builder::new()
+    let tmp = tempfile::Builder::new()
         .prefix(".tongwen-")
         .suffix(".tmp")
-        .tempfile_in(dir)
-        .map_err(|e| Error::io(path, e))?;
-    tmp.write_all(bytes)
-        .and_then(|()| tmp.flush())
-        .map_err(|e| Error::io(path, e))?;
-    // On failure the temporary file is removed when `tmp` is dropped.
-    tmp.persist(path).map_err(|e| Error::io(path, e.error))?;
+        .tempfile_in(dir)?;
+    let mut w = std::io::BufWriter::with_capacity(1 << 20, tmp);
+    fill(&mut w)?;
+    // On failure the temporary file is removed when it is dropped.
+    let tmp = w.into_inner().map_err(|e| e.into_error())?;
+    tmp.persist(path).map_err(|e| e.error)?;
     Ok(())
 }
 

@@ -13,7 +13,7 @@
 //! slots (u32), then the xxh3-64 (seed 0) of everything before it.
 
 use std::fs::File;
-use std::io::{BufReader, BufWriter, Read, Write};
+use std::io::{BufReader, Read, Write};
 use std::path::Path;
 
 use bytemuck::Pod;
@@ -114,17 +114,13 @@ impl Index {
     }
 }
 
-/// Save `index` for `generation`: written to a temporary sibling, then renamed over the old file, so
-/// readers see the old file or the new one, never half of one.
+/// Save `index` for `generation`: written to a temporary sibling created exclusively (never through a
+/// link planted there), then renamed over the old file, so readers see the old file or the new one.
 pub fn write(path: &Path, index: &Index, generation: Generation) -> std::io::Result<()> {
     if cfg!(target_endian = "big") {
         return Ok(());
     }
-    let mut tmp_name = path.as_os_str().to_owned();
-    tmp_name.push(format!(".tmp-{}", std::process::id()));
-    let tmp = std::path::PathBuf::from(tmp_name);
-    let result = (|| {
-        let mut w = BufWriter::with_capacity(1 << 20, File::create(&tmp)?);
+    crate::files::write_atomically_with(path, |w| {
         let mut hash = Xxh3::new();
         let p = index.parts();
         let header: [u64; HEADER_FIELDS] = [
@@ -137,26 +133,17 @@ pub fn write(path: &Path, index: &Index, generation: Generation) -> std::io::Res
             p.buckets.len() as u64,
             u64::from(p.shift),
         ];
-        write_bytes(&mut w, &mut hash, MAGIC)?;
-        write_bytes(&mut w, &mut hash, bytemuck::cast_slice(&header))?;
-        write_bytes(&mut w, &mut hash, bytemuck::cast_slice(p.simhash))?;
-        write_bytes(&mut w, &mut hash, bytemuck::cast_slice(p.paragraph_ids))?;
-        write_bytes(&mut w, &mut hash, bytemuck::cast_slice(p.document_ids))?;
-        write_bytes(&mut w, &mut hash, bytemuck::cast_slice(p.buckets))?;
-        write_bytes(&mut w, &mut hash, bytemuck::cast_slice(p.keys))?;
-        write_bytes(&mut w, &mut hash, bytemuck::cast_slice(p.slots))?;
-        w.write_all(&hash.digest().to_le_bytes())?;
+        write_bytes(w, &mut hash, MAGIC)?;
+        write_bytes(w, &mut hash, bytemuck::cast_slice(&header))?;
+        write_bytes(w, &mut hash, bytemuck::cast_slice(p.simhash))?;
+        write_bytes(w, &mut hash, bytemuck::cast_slice(p.paragraph_ids))?;
+        write_bytes(w, &mut hash, bytemuck::cast_slice(p.document_ids))?;
+        write_bytes(w, &mut hash, bytemuck::cast_slice(p.buckets))?;
+        write_bytes(w, &mut hash, bytemuck::cast_slice(p.keys))?;
+        write_bytes(w, &mut hash, bytemuck::cast_slice(p.slots))?;
         // No fsync: a file torn by a crash fails its checksum and is rebuilt.
-        w.into_inner().map_err(|e| e.into_error())?;
-        Ok(())
-    })();
-    match result {
-        Ok(()) => std::fs::rename(&tmp, path),
-        Err(e) => {
-            let _ = std::fs::remove_file(&tmp);
-            Err(e)
-        }
-    }
+        w.write_all(&hash.digest().to_le_bytes())
+    })
 }
 
 fn read_into<T: Pod>(r: &mut impl Read, hash: &mut Xxh3, out: &mut [T]) -> Option<()> {
@@ -166,7 +153,7 @@ fn read_into<T: Pod>(r: &mut impl Read, hash: &mut Xxh3, out: &mut [T]) -> Optio
     Some(())
 }
 
-fn write_bytes(w: &mut impl Write, hash: &mut Xxh3, bytes: &[u8]) -> std::io::Result<()> {
+fn write_bytes(w: &mut dyn Write, hash: &mut Xxh3, bytes: &[u8]) -> std::io::Result<()> {
     hash.update(bytes);
     w.write_all(bytes)
 }

@@ -178,10 +178,10 @@ pub trait Store: Send {
     ) -> Result<u64>;
 }
 
-/// Pragmas of every connection, reading or writing: wait up to 5 s for a writer, read through a memory
+/// Pragmas of every connection, reading or writing: wait up to 30 s for a writer, read through a memory
 /// map of up to 4 GiB of the file and a 64 MiB page cache (no system call per row fetched).
 const READ_PRAGMAS: &str =
-    "PRAGMA busy_timeout = 5000; PRAGMA mmap_size = 4294967296; PRAGMA cache_size = -65536;";
+    "PRAGMA busy_timeout = 30000; PRAGMA mmap_size = 4294967296; PRAGMA cache_size = -65536;";
 
 /// An open SQLite library.
 #[derive(Debug)]
@@ -198,6 +198,19 @@ impl Library {
             std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
         }
         let conn = Connection::open(path).map_err(|e| db(path, e))?;
+        // Before anything is written (WAL mode is a write): another program's database is left alone,
+        // and a damaged library is not written to, so the damage does not spread.
+        conn.busy_timeout(std::time::Duration::from_secs(BUSY_TIMEOUT_SECS))
+            .map_err(|e| db(path, e))?;
+        if schema::identify(&conn).map_err(|e| db(path, e))? == schema::Identity::Foreign {
+            return Err(Error::NotALibrary {
+                path: path.to_path_buf(),
+            });
+        }
+        let small = std::fs::metadata(path).is_ok_and(|m| m.len() <= QUICK_CHECK_MAX_BYTES);
+        if small {
+            quick_check(&conn, path)?;
+        }
         let mut lib = Library {
             conn,
             path: path.to_path_buf(),
@@ -218,8 +231,23 @@ impl Library {
         let flags = OpenFlags::SQLITE_OPEN_READ_ONLY
             | OpenFlags::SQLITE_OPEN_URI
             | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-        let conn = Connection::open_with_flags(path, flags).map_err(|e| db(path, e))?;
-        conn.execute_batch(READ_PRAGMAS).map_err(|e| db(path, e))?;
+        let conn = match Connection::open_with_flags(path, flags).and_then(|c| {
+            c.execute_batch(READ_PRAGMAS)?;
+            schema::identify(&c)?;
+            Ok(c)
+        }) {
+            Ok(conn) => conn,
+            // A library in a folder this user cannot write: SQLite cannot make the shared-memory file
+            // WAL readers use. Nobody who could change it is reading through this process, so it is
+            // opened as an immutable file (no locks, no shared memory).
+            Err(e) if is_read_only(&e) => {
+                let uri = format!("file:{}?immutable=1", uri_path(path));
+                Connection::open_with_flags(uri, flags)
+                    .and_then(|c| c.execute_batch(READ_PRAGMAS).map(|()| c))
+                    .map_err(|e| db(path, e))?
+            }
+            Err(e) => return Err(db(path, e)),
+        };
         let found = schema::version(&conn).map_err(|e| db(path, e))?;
         if found > schema::SCHEMA_VERSION {
             return Err(Error::SchemaTooNew {
@@ -227,6 +255,12 @@ impl Library {
                 found,
                 supported: schema::SCHEMA_VERSION,
             });
+        }
+        let path_buf = path.to_path_buf();
+        match schema::identify(&conn).map_err(|e| db(path, e))? {
+            schema::Identity::Tongwen => {}
+            schema::Identity::Empty => return Err(Error::NoLibrary { path: path_buf }),
+            schema::Identity::Foreign => return Err(Error::NotALibrary { path: path_buf }),
         }
         if found < schema::SCHEMA_VERSION {
             return Err(Error::NeedsUpgrade {
@@ -262,6 +296,9 @@ impl Library {
                  PRAGMA foreign_keys = ON;",
             )
             .and_then(|()| self.conn.execute_batch(READ_PRAGMAS))
+            .map_err(|e| db(&path, e))?;
+        self.conn
+            .pragma_update(None, "application_id", schema::APPLICATION_ID)
             .map_err(|e| db(&path, e))?;
         let found = schema::version(&self.conn).map_err(|e| db(&path, e))?;
         if found > schema::SCHEMA_VERSION {
@@ -685,11 +722,63 @@ fn now() -> i64 {
         .unwrap_or(0)
 }
 
+/// A database error of the library at `path`; SQLite's "corrupt" and "not a database" say the file is
+/// damaged.
 fn db(path: &Path, source: rusqlite::Error) -> Error {
-    Error::Database {
-        path: path.to_path_buf(),
-        source,
+    use rusqlite::ErrorCode::{DatabaseCorrupt, NotADatabase};
+    match source.sqlite_error_code() {
+        Some(DatabaseCorrupt | NotADatabase) => Error::Damaged {
+            path: path.to_path_buf(),
+            detail: source.to_string(),
+        },
+        _ => Error::Database {
+            path: path.to_path_buf(),
+            source,
+        },
     }
+}
+
+/// How long a writer waits for another writer (another `library add`, the app) before giving up.
+const BUSY_TIMEOUT_SECS: u64 = 30;
+
+/// Libraries up to this size get SQLite's `quick_check` (structure, not content) before each change; on
+/// the eval-dev library it costs a few milliseconds.
+const QUICK_CHECK_MAX_BYTES: u64 = 256 * 1024 * 1024;
+
+fn quick_check(conn: &Connection, path: &Path) -> Result<()> {
+    let verdict: String = conn
+        .query_row("PRAGMA quick_check(1)", [], |r| r.get(0))
+        .map_err(|e| db(path, e))?;
+    if verdict == "ok" {
+        Ok(())
+    } else {
+        Err(Error::Damaged {
+            path: path.to_path_buf(),
+            detail: verdict,
+        })
+    }
+}
+
+/// Whether opening for reading failed only because the folder or the file cannot be written.
+fn is_read_only(e: &rusqlite::Error) -> bool {
+    matches!(
+        e.sqlite_error_code(),
+        Some(rusqlite::ErrorCode::ReadOnly | rusqlite::ErrorCode::CannotOpen)
+    )
+}
+
+/// `path` for a SQLite `file:` URI: `%`, `?` and `#` escaped.
+fn uri_path(path: &Path) -> String {
+    let mut out = String::new();
+    for c in path.to_string_lossy().chars() {
+        match c {
+            '%' => out.push_str("%25"),
+            '?' => out.push_str("%3f"),
+            '#' => out.push_str("%23"),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -731,6 +820,87 @@ mod tests {
         lib.conn
             .query_row(&format!("SELECT COUNT(*) FROM {table}"), [], |r| r.get(0))
             .unwrap()
+    }
+
+    #[test]
+    fn another_programs_database_is_refused_and_left_as_it_was() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("customers.db");
+        Connection::open(&path)
+            .unwrap()
+            .execute_batch(
+                "PRAGMA user_version = 1; CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT);
+                 INSERT INTO customers (name) VALUES ('王明');",
+            )
+            .unwrap();
+        let before = std::fs::read(&path).unwrap();
+        for err in [
+            Library::open(&path).unwrap_err(),
+            Library::open_read(&path).unwrap_err(),
+        ] {
+            assert!(matches!(err, Error::NotALibrary { .. }), "{err}");
+            assert!(err.to_string().contains("customers.db"), "{err}");
+        }
+        assert_eq!(
+            std::fs::read(&path).unwrap(),
+            before,
+            "not one byte written"
+        );
+        assert!(!dir.path().join("customers.db-wal").exists());
+    }
+
+    #[test]
+    fn a_library_is_marked_as_tongwens_and_an_unmarked_older_one_is_still_known() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("lib.sqlite");
+        drop(Library::open(&path).unwrap());
+        let conn = Connection::open(&path).unwrap();
+        let id: i32 = conn
+            .query_row("PRAGMA application_id", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(id, schema::APPLICATION_ID);
+        // Libraries made before the mark: known by their tables, marked when next opened for writing.
+        conn.execute_batch("PRAGMA application_id = 0").unwrap();
+        drop(conn);
+        Library::open_read(&path).unwrap();
+        drop(Library::open(&path).unwrap());
+        let id: i32 = Connection::open(&path)
+            .unwrap()
+            .query_row("PRAGMA application_id", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(id, schema::APPLICATION_ID);
+    }
+
+    #[test]
+    fn a_damaged_library_is_not_written_to() {
+        let f = Fingerprinter::new();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("lib.sqlite");
+        {
+            let mut lib = Library::open(&path).unwrap();
+            for i in 0..40 {
+                let text = format!(
+                    "第 {i} 段：这是用来填满几页数据库的测试段落，内容足够长，能跨越多个页面。"
+                );
+                lib.add(&doc(&format!("d{i}"), &[&text, &text.repeat(20)], &f))
+                    .unwrap();
+            }
+            lib.conn
+                .execute_batch("PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode = DELETE;")
+                .unwrap();
+        }
+        // Garbage over the second page (a b-tree page of the library), as a bad disk block would leave.
+        let mut bytes = std::fs::read(&path).unwrap();
+        let page = 16 * 1024;
+        assert!(bytes.len() >= 3 * page, "the library spans pages");
+        for (i, b) in bytes[page..2 * page].iter_mut().enumerate() {
+            *b = (i as u8).wrapping_mul(151) ^ 0x5a;
+        }
+        std::fs::write(&path, &bytes).unwrap();
+        let err = Library::open(&path).unwrap_err();
+        assert!(matches!(err, Error::Damaged { .. }), "{err}");
+        assert!(err.to_string().contains("lib.sqlite"), "{err}");
+        assert_eq!(std::fs::read(&path).unwrap(), bytes, "nothing written");
     }
 
     #[test]

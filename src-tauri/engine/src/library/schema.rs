@@ -43,6 +43,47 @@ pub const MIGRATIONS: &[&str] = &[
 /// The schema version this build writes.
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
 
+/// SQLite's `application_id` of a Tongwen library ("TWLB"), set when a library is opened for writing.
+/// Libraries made before it was set have 0 and are known by their schema.
+pub const APPLICATION_ID: i32 = 0x5457_4c42;
+
+/// What a database is, as far as Tongwen is concerned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Identity {
+    /// No tables: a new file (SQLite creates an empty one on open).
+    Empty,
+    /// A Tongwen library.
+    Tongwen,
+    /// Another program's database.
+    Foreign,
+}
+
+/// Tell a Tongwen library from another program's database: the application id, or, for libraries made
+/// before it was set, a schema version with Tongwen's `documents` and `paragraphs` tables.
+pub fn identify(conn: &Connection) -> rusqlite::Result<Identity> {
+    let id: i32 = conn.query_row("PRAGMA application_id", [], |r| r.get(0))?;
+    if id == APPLICATION_ID {
+        return Ok(Identity::Tongwen);
+    }
+    let tables: Vec<String> = conn
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table'")?
+        .query_map([], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    if id == 0 && tables.is_empty() {
+        return Ok(Identity::Empty);
+    }
+    let ours = id == 0
+        && version(conn)? >= 1
+        && ["documents", "paragraphs"]
+            .iter()
+            .all(|t| tables.iter().any(|n| n == t));
+    Ok(if ours {
+        Identity::Tongwen
+    } else {
+        Identity::Foreign
+    })
+}
+
 /// Current `user_version` of a database.
 pub fn version(conn: &Connection) -> rusqlite::Result<i64> {
     conn.query_row("PRAGMA user_version", [], |r| r.get(0))

@@ -95,6 +95,13 @@ impl Lang {
                 param("supported")
             ),
             ErrorKind::LibraryMissing => "这里还没有文献库".to_string(),
+            ErrorKind::NotALibrary => {
+                "这不是同文的文献库（而是其他程序的数据库），文件未被改动，请另选文件".to_string()
+            }
+            ErrorKind::LibraryDamaged => format!(
+                "文献库文件已损坏（{}），未写入任何内容：请从备份恢复或新建文献库",
+                param("detail")
+            ),
             ErrorKind::LibraryNeedsUpgrade => "文献库由旧版同文创建，需要先更新".to_string(),
             ErrorKind::NoSuchDocument => format!("文献库中没有编号为 {} 的文档", param("id")),
             ErrorKind::Cancelled => "已取消".to_string(),
