@@ -1,7 +1,7 @@
-//! Reading the parts Tongwen needs out of the zip package, with limits, before docx-rs parses them.
+//! Reading the parts Tongwen needs out of the zip package, with limits, before they are parsed.
 //!
-//! docx-rs's `read_docx` unpacks whole parts into memory with sizes taken from the zip headers, unwraps
-//! on damaged entries, loops forever on truncated XML and recurses once per level of XML nesting. So:
+//! A .docx is a zip archive whose headers may lie, whose entries may be damaged and whose XML may be
+//! truncated or nested without end. So:
 //!
 //! * the sum of the declared uncompressed sizes must stay under [`MAX_UNPACKED`], and the main document
 //!   part must not claim a compression ratio above [`MAX_RATIO`]:1 when it is larger than
@@ -10,15 +10,13 @@
 //!   by `_rels/.rels`, usually `word/document.xml`), its relationships and its styles part. Each is read
 //!   through a reader that stops one byte past its declared size, so an entry that lies about its size
 //!   is caught with bounded memory (as are damaged deflate streams and CRC mismatches);
-//! * the main document and styles parts are read with docx-rs's own XML reader to check that they are
-//!   well formed, complete and at most [`MAX_XML_DEPTH`] elements deep. A damaged styles part is
-//!   ignored (headings are then recognised by outline level only); a damaged document part is an error.
-//!
-//! The scan of the main document part also notes which of its top-level structured document tags
-//! (`w:sdt`) are a table of contents (`w:docPartGallery` "Table of Contents"): docx-rs does not keep
-//! `w:sdtPr`.
+//! * the main document and styles parts are read through once with the XML reader the part readers use
+//!   (docx-rs's, over quick-xml) to check that they are well formed, complete, have one root and are at
+//!   most [`MAX_XML_DEPTH`] elements deep (the reader refuses entities other than XML's five and
+//!   character references). A damaged styles part is ignored (headings are then recognised by outline
+//!   level only); a damaged document part is an error. docx-rs's styles reader loops forever on
+//!   truncated XML, so it only ever sees a checked part.
 
-use std::borrow::Cow;
 use std::io::{self, Cursor, Read};
 
 use docx_rs::{EventReader, XmlEvent};
@@ -49,8 +47,6 @@ pub struct Package {
     pub document: Vec<u8>,
     /// The styles part, when present and well formed.
     pub styles: Option<Vec<u8>>,
-    /// For each top-level `w:sdt` of the main document, in order: whether it is a table of contents.
-    pub toc_sdts: Vec<bool>,
 }
 
 fn corrupt(cause: impl Into<String>) -> ExtractError {
@@ -116,21 +112,15 @@ pub fn check(bytes: &[u8]) -> Result<Package, ExtractError> {
         });
 
     let document = unpack(&mut archive, main_index)?;
-    let mut toc_sdts = Vec::new();
-    scan_xml(&mut &document[..], Some(&mut toc_sdts))
-        .map_err(|cause| corrupt(format!("{main_part} {cause}")))?;
+    scan_xml(&mut &document[..]).map_err(|cause| corrupt(format!("{main_part} {cause}")))?;
     let styles = match archive.index_for_name(&styles_part) {
         Some(index) => {
             let styles = unpack(&mut archive, index)?;
-            scan_xml(&mut &styles[..], None).ok().map(|()| styles)
+            scan_xml(&mut &styles[..]).ok().map(|()| styles)
         }
         None => None,
     };
-    Ok(Package {
-        document,
-        styles,
-        toc_sdts,
-    })
+    Ok(Package { document, styles })
 }
 
 /// Unpack one entry, at most one byte past its declared size.
@@ -210,129 +200,26 @@ fn relationship_target(
     }
 }
 
-/// Prepare the main document part for docx-rs, which reads two things wrongly:
-///
-/// * it decodes entities twice in text (quick-xml unescapes, then docx-rs replaces `&lt;`, `&amp;`, …
-///   again), so text that shows `&lt;` would come out as `<`. Escaping every `&` of text content once
-///   more (`&amp;` → `&amp;amp;`) makes the second decoding give the text back; tags and attribute
-///   values are left alone;
-/// * it drops `w:noBreakHyphen`, so `e‑mail` would become `email`: it is rewritten as the text `-`.
-pub fn prepare_for_docx_rs(xml: &[u8]) -> Cow<'_, [u8]> {
-    const NO_BREAK_HYPHEN: &[u8] = b"<w:noBreakHyphen/>";
-    const AMPERSANDS: [&[u8]; 4] = [b"&amp;", b"&#38;", b"&#x26;", b"&#X26;"];
-    let needs = xml
-        .windows(4)
-        .any(|w| matches!(w, b"&amp" | b"&#38" | b"&#x2" | b"&#X2" | b"<w:n"));
-    if !needs {
-        return Cow::Borrowed(xml);
-    }
-    let mut out = Vec::with_capacity(xml.len() + xml.len() / 16);
-    let mut in_tag = false;
-    let mut quote: Option<u8> = None;
-    let mut i = 0;
-    while i < xml.len() {
-        let b = xml[i];
-        let rest = &xml[i..];
-        if in_tag {
-            match (quote, b) {
-                (Some(q), _) if b == q => quote = None,
-                (None, b'"' | b'\'') => quote = Some(b),
-                (None, b'>') => in_tag = false,
-                _ => {}
-            }
-            out.push(b);
-            i += 1;
-            continue;
-        }
-        if b == b'<' {
-            if rest.starts_with(NO_BREAK_HYPHEN) {
-                out.extend_from_slice(b"<w:t>-</w:t>");
-                i += NO_BREAK_HYPHEN.len();
-                continue;
-            }
-            in_tag = true;
-            out.push(b);
-            i += 1;
-            continue;
-        }
-        if b == b'&' {
-            if let Some(entity) = AMPERSANDS.iter().find(|e| rest.starts_with(e)) {
-                out.extend_from_slice(b"&amp;amp;");
-                i += entity.len();
-                continue;
-            }
-        }
-        out.push(b);
-        i += 1;
-    }
-    Cow::Owned(out)
-}
-
-/// Element kinds the main-document scan tracks.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Kind {
-    Paragraph,
-    Table,
-    Sdt,
-    SdtPr,
-    Other,
-}
-
-/// Read an XML part to its end: well formed, complete, not deeper than [`MAX_XML_DEPTH`]. With `toc_sdts`,
-/// record for each top-level `w:sdt` whether it is a table of contents.
-fn scan_xml(reader: &mut dyn Read, mut toc_sdts: Option<&mut Vec<bool>>) -> Result<(), String> {
+/// Read an XML part to its end: well formed, complete, one root, not deeper than [`MAX_XML_DEPTH`].
+fn scan_xml(reader: &mut dyn Read) -> Result<(), String> {
     let mut parser = EventReader::new(reader);
-    let mut stack: Vec<Kind> = Vec::new();
+    let mut depth = 0usize;
     let mut seen_root = false;
     loop {
         match parser.next_event() {
-            Ok(XmlEvent::StartElement {
-                name, attributes, ..
-            }) => {
-                if stack.len() >= MAX_XML_DEPTH {
+            Ok(XmlEvent::StartElement { .. }) => {
+                if depth >= MAX_XML_DEPTH {
                     return Err(format!("nests XML elements more than {MAX_XML_DEPTH} deep"));
                 }
-                if stack.is_empty() && seen_root {
+                if depth == 0 && seen_root {
                     return Err("has more than one root element".into());
                 }
                 seen_root = true;
-                let kind = match name.local_name.as_str() {
-                    "p" => Kind::Paragraph,
-                    "tbl" => Kind::Table,
-                    "sdt" => Kind::Sdt,
-                    "sdtPr" => Kind::SdtPr,
-                    _ => Kind::Other,
-                };
-                if let Some(tocs) = toc_sdts.as_deref_mut() {
-                    let nested = stack
-                        .iter()
-                        .any(|k| matches!(k, Kind::Paragraph | Kind::Table | Kind::Sdt));
-                    if kind == Kind::Sdt && !nested {
-                        tocs.push(false);
-                    }
-                    if name.local_name == "docPartGallery"
-                        && stack.iter().filter(|&&k| k == Kind::Sdt).count() == 1
-                        && stack.contains(&Kind::SdtPr)
-                        && !stack
-                            .iter()
-                            .any(|k| matches!(k, Kind::Paragraph | Kind::Table))
-                    {
-                        let toc = attributes.iter().any(|a| {
-                            a.name.local_name == "val"
-                                && a.value.to_ascii_lowercase().contains("table of contents")
-                        });
-                        if let Some(last) = tocs.last_mut() {
-                            *last |= toc;
-                        }
-                    }
-                }
-                stack.push(kind);
+                depth += 1;
             }
-            Ok(XmlEvent::EndElement { .. }) => {
-                stack.pop();
-            }
+            Ok(XmlEvent::EndElement { .. }) => depth = depth.saturating_sub(1),
             Ok(XmlEvent::EndDocument) => {
-                return if !stack.is_empty() {
+                return if depth != 0 {
                     Err("is cut short (unclosed XML elements)".into())
                 } else if !seen_root {
                     Err("is empty".into())
@@ -340,7 +227,7 @@ fn scan_xml(reader: &mut dyn Read, mut toc_sdts: Option<&mut Vec<bool>>) -> Resu
                     Ok(())
                 };
             }
-            Ok(XmlEvent::Characters(_) | XmlEvent::Whitespace(_)) => {}
+            Ok(_) => {}
             Err(e) => return Err(format!("is not valid XML ({e})")),
         }
     }
