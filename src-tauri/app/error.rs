@@ -55,6 +55,7 @@ impl From<EngineError> for CommandError {
             | EngineError::NoLibrary { .. }
             | EngineError::NotALibrary { .. }
             | EngineError::Damaged { .. }
+            | EngineError::NotAdded { .. }
             | EngineError::NeedsUpgrade { .. } => Code::Library,
             EngineError::NoSuchDocument(_) => Code::NotFound,
             EngineError::Cancelled => Code::Cancelled,

@@ -390,6 +390,8 @@ impl Engine {
     ) -> Result<CheckRun> {
         let (settings, extract_options) = options.validate()?;
         let library = self.open_read()?;
+        // One state of the library for the whole check, whatever others add or remove meanwhile.
+        library.hold_snapshot()?;
         let stale = library.stale_paragraphs()?;
         if stale > 0 {
             return Err(Error::NeedsUpgrade {

@@ -2,7 +2,7 @@
 //! desktop app can tell the user exactly which file could not be used; there is no catch-all variant.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
@@ -55,6 +55,13 @@ pub enum Error {
     /// date (an explicit step, which writes) before it can be checked against.
     #[error("library {path} was made by an older Tongwen and must be updated first ({stale} paragraphs to re-fingerprint)")]
     NeedsUpgrade { path: PathBuf, stale: u64 },
+    /// A file was read but could not be stored (the library failed while writing it).
+    #[error("{}: not added: {source}", path.display())]
+    NotAdded {
+        path: PathBuf,
+        #[source]
+        source: Box<Error>,
+    },
     /// A document id given by the user is not in the library.
     #[error("no document with id {0} in the library")]
     NoSuchDocument(i64),
@@ -221,8 +228,31 @@ pub struct ErrorInfo {
 
 impl Error {
     /// The kind, file and parameters of this error (see [`ErrorInfo`]).
+    /// This error as the outcome of adding the file at `path`: errors that name another thing (the
+    /// library) are wrapped so that the file is named too.
+    pub fn for_file(self, path: &Path) -> Error {
+        match self {
+            Error::Io { .. }
+            | Error::Extract { .. }
+            | Error::Cancelled
+            | Error::NotAdded { .. } => self,
+            other => Error::NotAdded {
+                path: path.to_path_buf(),
+                source: Box::new(other),
+            },
+        }
+    }
+
     pub fn info(&self) -> ErrorInfo {
         use ExtractError as X;
+        if let Error::NotAdded { path, source } = self {
+            // The cause's kind and parameters, about the file that was not added.
+            return ErrorInfo {
+                message: self.to_string(),
+                path: Some(path.display().to_string()),
+                ..source.info()
+            };
+        }
         let mut params = BTreeMap::new();
         let mut text = |k: &'static str, v: String| {
             params.insert(k, Param::Text(v));
@@ -283,6 +313,8 @@ impl Error {
                 (ErrorKind::LibraryDatabase, Some(path))
             }
             Error::NotALibrary { path } => (ErrorKind::NotALibrary, Some(path)),
+            // Said above, with its cause's kind.
+            Error::NotAdded { path, .. } => (ErrorKind::Internal, Some(path)),
             Error::Damaged { path, detail } => {
                 params.insert("detail", Param::Text(detail.clone()));
                 (ErrorKind::LibraryDamaged, Some(path))

@@ -140,7 +140,7 @@ pub fn add_files_with(
         if let Some((chunk, outcomes)) = written {
             for (path, outcome) in chunk.iter().zip(outcomes) {
                 let Some(outcome) = outcome else { continue };
-                out.push((path.clone(), outcome));
+                out.push((path.clone(), outcome.map_err(|e| e.for_file(path))));
                 progress(Progress {
                     done: out.len(),
                     total: files.len(),
@@ -276,12 +276,15 @@ mod tests {
                 ("c".into(), true)
             ]
         );
-        assert!(out[1]
-            .1
-            .as_ref()
-            .unwrap_err()
-            .to_string()
-            .contains("disk full"));
+        // The write error names the file that was not added, with the library's cause.
+        let failed = out[1].1.as_ref().unwrap_err();
+        let said = failed.to_string();
+        assert!(
+            said.contains("bad.txt") && said.contains("disk full"),
+            "{said}"
+        );
+        assert_eq!(failed.info().path, Some(inputs[1].display().to_string()));
+        assert!(out[2].1.as_ref().unwrap_err().to_string().contains("empty"));
         assert_eq!(seen, vec![(1, 4), (2, 4), (3, 4), (4, 4)]);
         assert_eq!(lib.totals().unwrap().documents, 2);
     }
@@ -307,9 +310,10 @@ mod tests {
         );
         assert_eq!(calls, 1, "a committed batch is not retried");
         assert_eq!(out.len(), 2);
-        assert!(out
-            .iter()
-            .all(|(_, r)| matches!(r, Err(Error::Internal(_)))));
+        assert!(out.iter().all(|(_, r)| matches!(
+            r,
+            Err(Error::NotAdded { source, .. }) if matches!(**source, Error::Internal(_))
+        )));
     }
 
     #[test]

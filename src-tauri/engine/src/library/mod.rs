@@ -157,6 +157,10 @@ pub trait Store: Send {
     fn totals(&self) -> Result<Totals>;
     /// The library's identity and change stamp.
     fn generation(&self) -> Result<Generation>;
+    /// From now until this store is dropped, read one state of the library: changes committed by
+    /// others meanwhile are not seen (a check that runs while documents are removed reports on the
+    /// library as it was when it began, never half of each).
+    fn hold_snapshot(&self) -> Result<()>;
     /// Every paragraph's fingerprints in flat arrays, with the generation they belong to.
     fn load_flat_prints(&self) -> Result<(Generation, FlatPrints)>;
     /// Library paragraphs with their documents' titles and paths, by paragraph id (unknown ids left out).
@@ -188,6 +192,8 @@ const READ_PRAGMAS: &str =
 pub struct Library {
     conn: Connection,
     path: PathBuf,
+    /// A read transaction is held open (see [`Store::hold_snapshot`]).
+    snapshot: std::cell::Cell<bool>,
 }
 
 impl Library {
@@ -214,6 +220,7 @@ impl Library {
         let mut lib = Library {
             conn,
             path: path.to_path_buf(),
+            snapshot: Default::default(),
         };
         lib.init()?;
         Ok(lib)
@@ -271,6 +278,7 @@ impl Library {
         Ok(Library {
             conn,
             path: path.to_path_buf(),
+            snapshot: Default::default(),
         })
     }
 
@@ -278,7 +286,11 @@ impl Library {
     pub fn in_memory() -> Result<Library> {
         let path = PathBuf::from(":memory:");
         let conn = Connection::open_in_memory().map_err(|e| db(&path, e))?;
-        let mut lib = Library { conn, path };
+        let mut lib = Library {
+            conn,
+            path,
+            snapshot: Default::default(),
+        };
         lib.init()?;
         Ok(lib)
     }
@@ -309,6 +321,17 @@ impl Library {
             });
         }
         schema::migrate(&mut self.conn).map_err(|e| db(&path, e))
+    }
+
+    /// A read transaction of its own, unless a snapshot is held (then reads are already in one).
+    fn read_transaction(&self) -> Result<Option<rusqlite::Transaction<'_>>> {
+        if self.snapshot.get() {
+            return Ok(None);
+        }
+        self.conn
+            .unchecked_transaction()
+            .map(Some)
+            .map_err(|e| db(&self.path, e))
     }
 
     /// Where the library lives.
@@ -508,6 +531,17 @@ impl Store for Library {
     }
 
     /// The library's identity and change stamp.
+    fn hold_snapshot(&self) -> Result<()> {
+        if !self.snapshot.get() {
+            // The transaction's snapshot is taken at its first read, here.
+            self.conn
+                .execute_batch("BEGIN DEFERRED; SELECT value FROM meta LIMIT 1;")
+                .map_err(|e| db(&self.path, e))?;
+            self.snapshot.set(true);
+        }
+        Ok(())
+    }
+
     fn generation(&self) -> Result<Generation> {
         read_generation(&self.conn).map_err(|e| db(&self.path, e))
     }
@@ -525,19 +559,19 @@ impl Store for Library {
     /// Every paragraph's fingerprints in flat arrays, with the generation they belong to (read in one
     /// transaction, so the two agree).
     fn load_flat_prints(&self) -> Result<(Generation, FlatPrints)> {
-        let tx = self
-            .conn
-            .unchecked_transaction()
-            .map_err(|e| db(&self.path, e))?;
-        let generation = read_generation(&tx).map_err(|e| db(&self.path, e))?;
+        let tx = self.read_transaction()?;
+        let conn = tx.as_deref().unwrap_or(&self.conn);
+        let generation = read_generation(conn).map_err(|e| db(&self.path, e))?;
         let mut flat = FlatPrints::default();
         let mut keys = Vec::new();
-        self.for_each_print_in(&tx, |p| {
+        self.for_each_print_in(conn, |p| {
             keys.clear();
             keys.extend(shingles::decode(p.shingles));
             flat.push(p.paragraph_id, p.document_id, p.simhash, &keys);
         })?;
-        tx.commit().map_err(|e| db(&self.path, e))?;
+        if let Some(tx) = tx {
+            tx.commit().map_err(|e| db(&self.path, e))?;
+        }
         Ok((generation, flat))
     }
 
@@ -549,14 +583,12 @@ impl Store for Library {
         sorted.sort_unstable();
         sorted.dedup();
         // One read transaction: in WAL mode every statement outside one takes and drops the read lock.
-        let tx = self
-            .conn
-            .unchecked_transaction()
-            .map_err(|e| db(&self.path, e))?;
-        let mut paragraph = tx
+        let tx = self.read_transaction()?;
+        let conn = tx.as_deref().unwrap_or(&self.conn);
+        let mut paragraph = conn
             .prepare_cached("SELECT document_id, idx, text FROM paragraphs WHERE id = ?1")
             .map_err(|e| db(&self.path, e))?;
-        let mut document = tx
+        let mut document = conn
             .prepare_cached("SELECT title, path FROM documents WHERE id = ?1")
             .map_err(|e| db(&self.path, e))?;
         let mut documents: HashMap<i64, (String, String)> = HashMap::new();
@@ -599,7 +631,9 @@ impl Store for Library {
             );
         }
         drop((paragraph, document));
-        tx.commit().map_err(|e| db(&self.path, e))?;
+        if let Some(tx) = tx {
+            tx.commit().map_err(|e| db(&self.path, e))?;
+        }
         Ok(out)
     }
 }
@@ -820,6 +854,38 @@ mod tests {
         lib.conn
             .query_row(&format!("SELECT COUNT(*) FROM {table}"), [], |r| r.get(0))
             .unwrap()
+    }
+
+    #[test]
+    fn a_reader_holding_a_snapshot_sees_one_state_while_documents_are_removed() {
+        let f = Fingerprinter::new();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("lib.sqlite");
+        let mut writer = Library::open(&path).unwrap();
+        for name in ["a", "b"] {
+            writer
+                .add(&doc(
+                    name,
+                    &[&format!("{name}：一段用来检查快照的文字，足够长。")],
+                    &f,
+                ))
+                .unwrap();
+        }
+        let reader = Library::open_read(&path).unwrap();
+        reader.hold_snapshot().unwrap();
+        let (generation, flat) = reader.load_flat_prints().unwrap();
+        let ids: Vec<i64> = flat.paragraph_ids.clone();
+        assert_eq!(ids.len(), 2);
+        let docs = writer.list().unwrap();
+        writer.remove(&[docs[0].id]).unwrap();
+        // The reader still sees both documents, under the same generation.
+        assert_eq!(reader.generation().unwrap(), generation);
+        assert_eq!(reader.source_paragraphs(&ids).unwrap().len(), 2);
+        assert_eq!(reader.totals().unwrap().documents, 2);
+        // A new reader sees the change.
+        let fresh = Library::open_read(&path).unwrap();
+        assert_eq!(fresh.totals().unwrap().documents, 1);
+        assert_ne!(fresh.generation().unwrap(), generation);
     }
 
     #[test]
