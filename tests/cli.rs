@@ -678,3 +678,28 @@ fn another_programs_database_or_a_damaged_library_is_refused_and_left_as_it_was(
         "nothing written"
     );
 }
+
+/// A file of one endless line (30 MB, 10 million characters) is read within 1 GB of address space
+/// (`ulimit -v`); before paragraphs were bounded it needed more than that and the process aborted.
+#[test]
+fn an_endless_one_line_file_is_read_within_a_memory_budget() {
+    let s = Sandbox::new();
+    let line = "数据系统维护软件包的用户文档检查错误".repeat(30_000_000 / 54);
+    let file = s.write("one-line.txt", &line);
+    drop(line);
+    let script = format!(
+        "ulimit -v 1048576; exec \"$0\" --library '{}' library add '{}'",
+        s.library().display(),
+        file.display()
+    );
+    let out = Command::new("bash")
+        .args(["-c", &script, env!("CARGO_BIN_EXE_tongwen")])
+        .env_remove("TONGWEN_LIBRARY")
+        .output()
+        .expect("bash");
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{said}{}", stderr(&out));
+    let list: Value = serde_json::from_str(&s.ok(&["library", "list", "--json"])).unwrap();
+    let paragraphs = list[0]["paragraphs"].as_u64().unwrap();
+    assert!(paragraphs >= 2_000, "{paragraphs} paragraphs");
+}

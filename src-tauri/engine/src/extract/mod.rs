@@ -299,13 +299,54 @@ pub fn is_supported_path(path: &Path) -> bool {
 }
 
 /// Trim blocks, drop empty ones, and refuse documents with nothing left.
+/// Paragraphs longer than this (in characters) are cut into pieces of at most this length, at the last
+/// sentence end (else the last space) in the second half of each piece. Real paragraphs are far shorter
+/// (eval-dev's longest is under 2,000); a file of one endless line (a log, a dump, a hostile file) so
+/// costs memory and time in proportion to its size, never to the square of one paragraph's.
+pub const MAX_PARAGRAPH_CHARS: usize = 5_000;
+
+fn split_long(text: String) -> Vec<String> {
+    if text.len() <= MAX_PARAGRAPH_CHARS {
+        return vec![text];
+    }
+    let is_end = |c| matches!(c, '。' | '！' | '？' | '；' | '.' | '!' | '?' | ';');
+    let mut pieces = Vec::new();
+    // The piece being measured starts at byte `start` and holds `count` characters; the byte offsets
+    // just after its last sentence end and its last space in its second half are where it may be cut.
+    let (mut start, mut count) = (0, 0);
+    let (mut sentence, mut space) = (None, None);
+    for (i, c) in text.char_indices() {
+        if count == MAX_PARAGRAPH_CHARS {
+            let cut = sentence.or(space).unwrap_or(i);
+            pieces.push(text[start..cut].trim().to_string());
+            count = text[cut..i].chars().count();
+            (start, sentence, space) = (cut, None, None);
+        }
+        count += 1;
+        if count >= MAX_PARAGRAPH_CHARS / 2 {
+            let end = i + c.len_utf8();
+            if is_end(c) {
+                sentence = Some(end);
+            } else if c.is_whitespace() {
+                space = Some(end);
+            }
+        }
+    }
+    pieces.push(text[start..].trim().to_string());
+    pieces
+}
+
 fn finish(blocks: Vec<Block>) -> Result<Vec<Block>, ExtractError> {
     let had_text = blocks.iter().any(|b| !b.text.trim().is_empty());
     let out: Vec<Block> = blocks
         .into_iter()
-        .filter_map(|b| {
+        .flat_map(|b| {
             let text = clean_paragraph(&b.text);
-            (!text.is_empty()).then_some(Block { text, kind: b.kind })
+            let kind = b.kind;
+            split_long(text)
+                .into_iter()
+                .filter(|t| !t.is_empty())
+                .map(move |text| Block { text, kind })
         })
         .collect();
     if out.is_empty() {
@@ -316,4 +357,44 @@ fn finish(blocks: Vec<Block>) -> Result<Vec<Block>, ExtractError> {
         });
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_endless_paragraph_is_cut_at_sentence_ends_into_bounded_pieces() {
+        let sentence = "这是一个用来测试的句子，长度适中。";
+        let text = sentence.repeat(2_000);
+        let pieces = split_long(text.clone());
+        assert!(pieces.len() >= text.chars().count() / MAX_PARAGRAPH_CHARS);
+        for p in &pieces {
+            let n = p.chars().count();
+            assert!(
+                (MAX_PARAGRAPH_CHARS / 2..=MAX_PARAGRAPH_CHARS).contains(&n)
+                    || p == pieces.last().unwrap()
+            );
+            assert!(p.ends_with('。'), "cut at a sentence end");
+        }
+        assert_eq!(pieces.concat(), text, "nothing lost");
+        // Without sentence ends or spaces: cut at the limit.
+        let pieces = split_long("字".repeat(12_000));
+        let lens: Vec<usize> = pieces.iter().map(|p| p.chars().count()).collect();
+        assert_eq!(lens, [5_000, 5_000, 2_000]);
+        // A normal paragraph is left whole.
+        assert_eq!(split_long(sentence.to_string()), [sentence]);
+    }
+
+    #[test]
+    fn a_file_of_one_endless_line_reads_as_bounded_paragraphs() {
+        let line = "The quick brown fox jumps over the lazy dog and keeps running without a stop "
+            .repeat(5_000);
+        let got = extract_bytes(line.as_bytes(), Some("txt"), &ExtractOptions::default()).unwrap();
+        assert!(got.paragraphs.len() > 50);
+        assert!(got
+            .paragraphs
+            .iter()
+            .all(|p| p.text.chars().count() <= MAX_PARAGRAPH_CHARS));
+    }
 }

@@ -132,24 +132,32 @@ fn unpack(archive: &mut ZipArchive<Cursor<&[u8]>>, index: usize) -> Result<Vec<u
         .name()
         .map(|n| n.into_owned())
         .unwrap_or_else(|_| String::from("?"));
-    let size = entry.size();
+    let (size, packed) = (entry.size(), entry.compressed_size());
     let mut data = Vec::with_capacity(usize::try_from(size.min(64 << 20)).unwrap_or(0));
     let result = (&mut entry)
         .take(size.saturating_add(1))
         .read_to_end(&mut data);
     let read = data.len() as u64;
-    match result {
-        // The zip reader also refuses to go past the declared size; either way it is a lie.
-        _ if read > size => Err(ExtractError::ZipBomb {
-            size: read,
-            limit: size,
-        }),
-        Err(e) if e.kind() == io::ErrorKind::InvalidData && read >= size => {
-            Err(ExtractError::ZipBomb {
-                size: read.saturating_add(1),
+    // More data than the zip directory declares (the zip reader also refuses to go past the declared
+    // size). When more compressed bytes are stored than the declared size could ever need (deflate
+    // grows incompressible data by a few bytes per 16 KiB at most), the size hides what it unpacks to:
+    // a possible bomb. Otherwise the entry is damaged.
+    let overrun = read > size
+        || matches!(&result, Err(e) if e.kind() == io::ErrorKind::InvalidData && read >= size);
+    if overrun {
+        let hides_more = packed > size.saturating_add(size / 1024).saturating_add(64);
+        return Err(if hides_more {
+            ExtractError::ZipBomb {
+                size: read.max(size.saturating_add(1)),
                 limit: size,
-            })
-        }
+            }
+        } else {
+            corrupt(format!(
+                "{name} holds more data than its zip directory declares ({size} bytes)"
+            ))
+        });
+    }
+    match result {
         Err(e) => Err(corrupt(format!("{name} cannot be unpacked ({e})"))),
         Ok(_) => Ok(data),
     }

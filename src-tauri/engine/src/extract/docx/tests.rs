@@ -896,3 +896,48 @@ fn any_prefix_for_wordprocessingml() {
         vec![heading("Default namespace")]
     );
 }
+
+/// A document part one byte longer than its zip directory says is a damaged file, not a zip bomb: the
+/// message says what is wrong.
+#[test]
+fn an_entry_longer_than_declared_is_damaged_not_a_bomb() {
+    let doc = r#"<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p><w:r><w:t>第一段文字。</w:t></w:r></w:p></w:body></w:document>"#;
+    let mut zip = zip::ZipWriter::new(Cursor::new(Vec::new()));
+    let options = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated);
+    for (name, data) in [
+        ("[Content_Types].xml", CONTENT_TYPES.as_bytes()),
+        ("_rels/.rels", RELS.as_bytes()),
+        ("word/document.xml", doc.as_bytes()),
+    ] {
+        zip.start_file(name, options).expect("start_file");
+        zip.write_all(data).expect("write");
+    }
+    let mut bytes = zip.finish().expect("finish").into_inner();
+    assert_eq!(read(&bytes), vec![body("第一段文字。")]);
+    // Declare one byte less for word/document.xml, in its local header and in the central directory.
+    let name = b"word/document.xml";
+    let declared = (doc.len() as u32 - 1).to_le_bytes();
+    let mut patched = 0;
+    for (signature, size_at, name_at) in [(b"PK\x03\x04", 22, 30), (b"PK\x01\x02", 24, 46)] {
+        let starts: Vec<usize> = (0..bytes.len() - 4)
+            .filter(|&i| &bytes[i..i + 4] == signature)
+            .collect();
+        for i in starts {
+            if bytes.get(i + name_at..i + name_at + name.len()) == Some(&name[..]) {
+                bytes[i + size_at..i + size_at + 4].copy_from_slice(&declared);
+                patched += 1;
+            }
+        }
+    }
+    assert_eq!(patched, 2);
+    match extract(&bytes) {
+        Err(ExtractError::CorruptDocx(cause)) => {
+            assert!(
+                cause.contains("more data than its zip directory declares"),
+                "{cause}"
+            )
+        }
+        other => panic!("{other:?}"),
+    }
+}

@@ -21,7 +21,7 @@ const MAX_FORM_DEPTH: usize = 12;
 /// Graphics states saved (`q`) beyond this depth are dropped.
 const MAX_STATE_STACK: usize = 1024;
 /// A content stream (page or form) larger than this once decoded is refused.
-const MAX_STREAM_BYTES: usize = 64 * 1024 * 1024;
+pub(super) const MAX_STREAM_BYTES: usize = 64 * 1024 * 1024;
 
 /// Work allowed for a whole document.
 #[derive(Debug, Clone)]
@@ -59,6 +59,8 @@ pub(super) struct Stats {
     pub bad_chars: usize,
     /// Content streams a page names but the file does not hold.
     pub missing_streams: usize,
+    /// Content streams that could not be decoded or stop at a syntax error.
+    pub broken_streams: usize,
 }
 
 /// One glyph placed on a page.
@@ -140,7 +142,10 @@ pub(super) fn read_page(
         Err(lopdf::Error::Decompress(lopdf::DecompressError::MemoryLimitExceeded { .. })) => {
             return Err(PageError::TooLarge)
         }
-        Err(_) => Vec::new(),
+        Err(_) => {
+            stats.broken_streams += 1;
+            Vec::new()
+        }
     };
     budget.stream_bytes = budget.stream_bytes.saturating_sub(content.len());
     let resources = page_resources(doc, page_id);
@@ -398,7 +403,10 @@ impl<'d> Interp<'_, 'd> {
         let mut tlm = Matrix::IDENTITY;
         for op in Content::decode_iter(content) {
             // A syntax error ends the stream; what came before it is kept.
-            let Ok(op) = op else { break };
+            let Ok(op) = op else {
+                self.stats.broken_streams += 1;
+                break;
+            };
             self.budget.operators = self
                 .budget
                 .operators

@@ -44,6 +44,33 @@ pub fn extract(bytes: &[u8]) -> Result<Vec<Block>, ExtractError> {
     })
 }
 
+/// Whether a page's content stream is Flate-compressed data that does not inflate (lopdf then hands
+/// over what it could decode, often nothing, which reads as no text). Asked only of documents without
+/// text, so it costs nothing on readable ones; the inflated bytes are counted, not kept.
+fn undecodable_content(
+    doc: &lopdf::Document,
+    pages: &std::collections::BTreeMap<u32, lopdf::ObjectId>,
+) -> bool {
+    use std::io::Read;
+    pages
+        .values()
+        .flat_map(|page| doc.get_page_contents(*page))
+        .filter_map(|id| doc.get_object(id).and_then(lopdf::Object::as_stream).ok())
+        .filter(|stream| {
+            stream
+                .dict
+                .get(b"Filter")
+                .ok()
+                .and_then(|f| f.as_name().ok())
+                .is_some_and(|name| name == b"FlateDecode")
+        })
+        .any(|stream| {
+            let mut inflate = flate2::read::ZlibDecoder::new(&stream.content[..])
+                .take(content::MAX_STREAM_BYTES as u64);
+            std::io::copy(&mut inflate, &mut std::io::sink()).is_err()
+        })
+}
+
 fn extract_unguarded(bytes: &[u8]) -> Result<Vec<Block>, ExtractError> {
     let doc = load(bytes)?;
     let truncated = looks_truncated(bytes);
@@ -83,6 +110,9 @@ fn extract_unguarded(bytes: &[u8]) -> Result<Vec<Block>, ExtractError> {
     if stats.show_ops == 0 || scanned {
         return Err(if truncated || stats.missing_streams > 0 {
             ExtractError::CorruptPdf("the file is truncated or damaged".into())
+        } else if !scanned && (stats.broken_streams > 0 || undecodable_content(&doc, &pages)) {
+            // Not images without text: page content that cannot be read.
+            ExtractError::CorruptPdf("its page content is damaged and cannot be read".into())
         } else {
             ExtractError::NoTextLayer
         });

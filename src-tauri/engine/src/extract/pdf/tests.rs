@@ -593,3 +593,60 @@ fn fuzz_long() {
         }
     }
 }
+
+/// A one-page PDF whose page content is `content`, with a standard font.
+fn pdf_with_content(content: &[u8]) -> Vec<u8> {
+    pdf_with_stream(lopdf::dictionary! {}, content)
+}
+
+/// A one-page PDF whose page content stream has `dict` and the raw (possibly encoded) `bytes`.
+fn pdf_with_stream(dict: lopdf::Dictionary, bytes: &[u8]) -> Vec<u8> {
+    use lopdf::{dictionary, Document, Object, Stream};
+    let mut doc = Document::with_version("1.5");
+    let pages_id = doc.new_object_id();
+    let font_id = doc.add_object(dictionary! {
+        "Type" => "Font", "Subtype" => "Type1", "BaseFont" => "Helvetica",
+    });
+    let content_id = doc.add_object(Stream::new(dict, bytes.to_vec()).with_compression(false));
+    let page_id = doc.add_object(dictionary! {
+        "Type" => "Page",
+        "Parent" => pages_id,
+        "Contents" => content_id,
+        "Resources" => dictionary! { "Font" => dictionary! { "F1" => font_id } },
+        "MediaBox" => vec![0.into(), 0.into(), 595.into(), 842.into()],
+    });
+    doc.objects.insert(
+        pages_id,
+        Object::Dictionary(dictionary! {
+            "Type" => "Pages", "Kids" => vec![page_id.into()], "Count" => 1,
+        }),
+    );
+    let catalog_id = doc.add_object(dictionary! { "Type" => "Catalog", "Pages" => pages_id });
+    doc.trailer.set("Root", catalog_id);
+    let mut out = Vec::new();
+    doc.save_to(&mut out).expect("save");
+    out
+}
+
+/// Page content that cannot be read is a damaged file, not a scan without a text layer.
+#[test]
+fn unreadable_page_content_is_damaged_not_a_scan() {
+    let good =
+        pdf_with_content(b"BT /F1 12 Tf 72 700 Td (A readable first paragraph of text.) Tj ET");
+    let blocks = extract(&good).expect("the well-formed page reads");
+    assert_eq!(texts(&blocks), ["A readable first paragraph of text."]);
+    // A compressed content stream whose bytes were damaged (as a bad copy or a mutation leaves it).
+    let broken = pdf_with_stream(
+        lopdf::dictionary! { "Filter" => "FlateDecode" },
+        b"x\x9c\x0b\xc9\xc8\x2c\x56\x00\xa2\x44\x85\x92\xd4\x8a\x12 damaged bytes",
+    );
+    match extract(&broken) {
+        Err(ExtractError::CorruptPdf(cause)) => assert!(cause.contains("page content"), "{cause}"),
+        other => panic!("{other:?}"),
+    }
+    // A page with no content at all still has no text layer.
+    assert!(matches!(
+        extract(&pdf_with_content(b"")),
+        Err(ExtractError::NoTextLayer)
+    ));
+}
