@@ -463,7 +463,7 @@ async function idle(page) {
       code: 'bad_input',
       kind: 'too_large',
       path: '/home/user/big.txt',
-      message: '/home/user/big.txt: the file is 300000000 bytes, more than the limit of 268435456 bytes',
+      message: '/home/user/big.txt: the document is 300000000 bytes, more than the limit of 268435456 bytes',
       params: { size: 300000000, limit: 268435456 },
     }),
   );
@@ -472,7 +472,7 @@ async function idle(page) {
   await page.click('#library-remove');
   await page.click('#confirm-ok');
   await page.waitForSelector('#error:not([hidden])');
-  expect('zh error: numbers in the sentence', (await text(page, '#error-message')) === '/home/user/big.txt：文件有 300,000,000 字节，超过 268,435,456 字节的上限', await text(page, '#error-message'));
+  expect('zh error: numbers in the sentence', (await text(page, '#error-message')) === '/home/user/big.txt：文档有 300,000,000 字节，超过 268,435,456 字节的上限', await text(page, '#error-message'));
   await page.click('#error-close');
   await page.click('#library-table tbody tr.selected .doc-title');
   await page.click('#tab-check');

@@ -25,6 +25,12 @@ use serde::Serialize;
 /// of it is far beyond any thesis).
 pub const MAX_FILE_BYTES: u64 = 256 * 1024 * 1024;
 
+/// The text a document may hold: a .txt file, or the body part of a .docx once unpacked. Reading,
+/// fingerprinting and storing a document costs a few times its text (a 128 MiB one-line .txt peaks under
+/// 1 GB while added), so this bounds the memory one document can take. 128 MiB of text is about 40
+/// million Chinese characters, some hundred books.
+pub const MAX_TEXT_BYTES: u64 = 128 * 1024 * 1024;
+
 /// The document formats Tongwen reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -120,7 +126,7 @@ pub enum ExtractError {
     NoText,
     #[error("the document has text but no paragraph Tongwen can check")]
     NoParagraphs,
-    #[error("the file is {size} bytes, more than the limit of {limit} bytes")]
+    #[error("the document is {size} bytes, more than the limit of {limit} bytes")]
     TooLarge { size: u64, limit: u64 },
     #[error("unsupported file type: {0}")]
     Unsupported(&'static str),
@@ -235,6 +241,12 @@ pub fn extract_bytes(
         return Err(ExtractError::EmptyFile);
     }
     let format = detect(bytes, extension)?;
+    if format == Format::Txt && bytes.len() as u64 > MAX_TEXT_BYTES {
+        return Err(ExtractError::TooLarge {
+            size: bytes.len() as u64,
+            limit: MAX_TEXT_BYTES,
+        });
+    }
     let (encoding, blocks) = match format {
         Format::Txt => {
             let (encoding, blocks) = txt::extract(bytes, options.encoding)?;

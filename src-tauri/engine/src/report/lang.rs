@@ -67,7 +67,7 @@ impl Lang {
             ErrorKind::NoText => "文档中没有文字".to_string(),
             ErrorKind::NoParagraphs => "文档有文字，但没有可检测的段落".to_string(),
             ErrorKind::TooLarge => format!(
-                "文件有 {} 字节，超过 {} 字节的上限",
+                "文档有 {} 字节，超过 {} 字节的上限",
                 param("size"),
                 param("limit")
             ),

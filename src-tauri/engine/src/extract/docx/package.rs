@@ -85,6 +85,13 @@ pub fn check(bytes: &[u8]) -> Result<Package, ExtractError> {
             .by_index_data(main_index)
             .map_err(|e| corrupt(format!("damaged zip directory ({e})")))?;
         let (size, packed) = (entry.size(), entry.compressed_size());
+        // The body's text bounds what reading the document costs (see `MAX_TEXT_BYTES`).
+        if size > crate::extract::MAX_TEXT_BYTES {
+            return Err(ExtractError::TooLarge {
+                size,
+                limit: crate::extract::MAX_TEXT_BYTES,
+            });
+        }
         if size > RATIO_MIN_SIZE && size / MAX_RATIO > packed {
             return Err(ExtractError::ZipBomb {
                 size,
