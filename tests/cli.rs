@@ -703,3 +703,55 @@ fn an_endless_one_line_file_is_read_within_a_memory_budget() {
     let paragraphs = list[0]["paragraphs"].as_u64().unwrap();
     assert!(paragraphs >= 2_000, "{paragraphs} paragraphs");
 }
+
+/// Two `library add`s and a check running at once on one library: every document of both is added
+/// (writers wait for each other), and the check succeeds.
+#[test]
+fn concurrent_adds_and_checks_lose_nothing() {
+    let s = Sandbox::new();
+    for folder in ["a", "b"] {
+        for i in 0..150 {
+            s.write(
+                &format!("{folder}/{i:03}.txt"),
+                format!("{folder} 组第 {i} 份文档：{ZH_1}（编号 {folder}-{i}）\n\n{EN_2} ({folder}-{i})\n"),
+            );
+        }
+    }
+    let spawn = |args: Vec<String>| {
+        Command::new(env!("CARGO_BIN_EXE_tongwen"))
+            .arg("--library")
+            .arg(s.library())
+            .args(args)
+            .env_remove("TONGWEN_LIBRARY")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("run tongwen")
+    };
+    s.ok(&[
+        "library",
+        "add",
+        s.write("seed.txt", format!("{ZH_2}\n")).to_str().unwrap(),
+    ]);
+    let path = |f: &str| s.path(f).display().to_string();
+    let children = vec![
+        spawn(vec!["library".into(), "add".into(), path("a")]),
+        spawn(vec!["library".into(), "add".into(), path("b")]),
+        spawn(vec![
+            "check".into(),
+            path("a/000.txt"),
+            "--format".into(),
+            "json".into(),
+        ]),
+    ];
+    for child in children {
+        let out = child.wait_with_output().expect("wait");
+        assert!(out.status.success(), "{}", stderr(&out));
+    }
+    let list: Value = serde_json::from_str(&s.ok(&["library", "list", "--json"])).unwrap();
+    assert_eq!(
+        list.as_array().unwrap().len(),
+        301,
+        "every document of both adds"
+    );
+}
