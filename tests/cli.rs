@@ -755,3 +755,44 @@ fn concurrent_adds_and_checks_lose_nothing() {
         "every document of both adds"
     );
 }
+
+/// `check -o PATH` never writes through a link planted where a temporary file used to be, and a failed
+/// write leaves neither the target changed nor a temporary file.
+#[test]
+fn a_report_is_never_written_through_a_planted_link() {
+    let s = Sandbox::new();
+    library_with_sources(&s);
+    let submission = s.write("submission.txt", format!("{EN_1}\n"));
+    let victim = s.write("victim.txt", "keep me");
+    let out_dir = s.path("out");
+    std::fs::create_dir(&out_dir).unwrap();
+    let report = out_dir.join("report.html");
+    std::os::unix::fs::symlink(&victim, out_dir.join("report.html.tongwen-tmp")).unwrap();
+    let args = [
+        "check",
+        submission.to_str().unwrap(),
+        "--format",
+        "html",
+        "-o",
+        report.to_str().unwrap(),
+    ];
+    s.ok(&args);
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep me");
+    assert!(std::fs::read_to_string(&report).unwrap().contains("<mark>"));
+    // A folder that does not exist: an error naming the report, nothing left behind.
+    let missing = s.path("missing/report.html");
+    let failed = s.tongwen(&[
+        "check",
+        submission.to_str().unwrap(),
+        "-o",
+        missing.to_str().unwrap(),
+    ]);
+    assert_eq!(failed.status.code(), Some(1));
+    assert!(
+        stderr(&failed).contains("report.html"),
+        "{}",
+        stderr(&failed)
+    );
+    let left: Vec<_> = std::fs::read_dir(&out_dir).unwrap().flatten().collect();
+    assert_eq!(left.len(), 2, "the report and the planted link only");
+}
