@@ -2,6 +2,7 @@
 //! directory, on real .txt/.docx files with Chinese and English text. One test binary, a module per area.
 
 mod cli;
+mod cross_script;
 mod eval_dev;
 mod extract;
 mod util;

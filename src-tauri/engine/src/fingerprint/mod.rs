@@ -21,8 +21,9 @@ pub use simhash::{hamming, similarity, SimHasher};
 /// Version of the fingerprint definition (tokenizer, stop words, IDF table, hashes, shingle sizes,
 /// winnowing). 1: all shingles stored; 2: winnowed shingles (window 4); 3: integer SimHash weights
 /// (fixed-point IDF summed per occurrence, stop words at weight 0) and shingle keys mixed from the unit
-/// hashes instead of hashed again.
-pub const FINGERPRINT_VERSION: i64 = 3;
+/// hashes instead of hashed again; 4: shingle units folded to one Chinese script (Traditional and
+/// Simplified characters, variant forms and Taiwan vocabulary, `text::script`).
+pub const FINGERPRINT_VERSION: i64 = 4;
 
 /// A paragraph's stored fingerprints.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -2,6 +2,7 @@
 //! SimHash is built from, and the character/word units that shingles and span alignment work on.
 
 pub mod normalize;
+pub mod script;
 pub mod tokens;
 pub mod units;
 

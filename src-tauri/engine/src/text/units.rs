@@ -7,6 +7,7 @@
 use xxhash_rust::xxh3::xxh3_64;
 
 use super::normalize::{is_cjk, is_cjk_punctuation, normalize_char};
+use super::script::{fold_char, may_start_phrase, phrase_at};
 
 /// One unit of a paragraph.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -19,6 +20,8 @@ pub struct Unit {
     pub end: u32,
     /// Whether the unit is a CJK character (otherwise a word or number).
     pub cjk: bool,
+    /// For a CJK unit, its character folded to one script (see [`super::script`]); `'\0'` for a word.
+    pub ch: char,
 }
 
 /// Split a paragraph into units.
@@ -91,19 +94,74 @@ fn units_with(text: &str, mut on_char: impl FnMut(char, Option<char>)) -> Vec<Un
         });
     }
     flush(&mut out, &mut word, word_start, word_end);
-    out
+    fold_phrases(out)
 }
 
-/// The unit of a (normalised) CJK character at character `i`.
+/// The unit of a (normalised) CJK character at character `i`: the character folded to one script.
 #[inline]
 fn cjk_unit(c: char, i: u32) -> Unit {
-    let mut buf = [0u8; 4];
+    let f = fold_char(c);
     Unit {
-        hash: xxh3_64(c.encode_utf8(&mut buf).as_bytes()),
+        hash: char_hash(f),
         start: i,
         end: i + 1,
         cjk: true,
+        ch: f,
     }
+}
+
+#[inline]
+fn char_hash(c: char) -> u64 {
+    let mut buf = [0u8; 4];
+    xxh3_64(c.encode_utf8(&mut buf).as_bytes())
+}
+
+/// Taiwan phrases among runs of adjacent CJK units replaced by the Mainland phrase's units, which
+/// together cover the original characters (記憶體 → 内 over 記憶, 存 over 憶體), so spans still point
+/// into the text as written. Units without a phrase are returned as they are, without a copy.
+fn fold_phrases(units: Vec<Unit>) -> Vec<Unit> {
+    if !units.iter().any(|u| u.cjk && may_start_phrase(u.ch)) {
+        return units;
+    }
+    let mut out = Vec::with_capacity(units.len());
+    let mut run: Vec<char> = Vec::new();
+    let mut i = 0;
+    while i < units.len() {
+        let u = units[i];
+        if u.cjk && may_start_phrase(u.ch) {
+            // The run of adjacent CJK units from here.
+            run.clear();
+            let mut j = i;
+            while j < units.len()
+                && units[j].cjk
+                && run.len() < 16
+                && (j == i || units[j].start == units[j - 1].end)
+            {
+                run.push(units[j].ch);
+                j += 1;
+            }
+            if let Some((n, to)) = phrase_at(&run) {
+                let from = &units[i..i + n];
+                let m = to.len();
+                for (k, &c) in to.iter().enumerate() {
+                    let first = from[(k * n / m).min(n - 1)];
+                    let last = from[(((k + 1) * n).div_ceil(m)).clamp(1, n) - 1];
+                    out.push(Unit {
+                        hash: char_hash(c),
+                        start: first.start,
+                        end: last.end.max(first.end),
+                        cjk: true,
+                        ch: c,
+                    });
+                }
+                i += n;
+                continue;
+            }
+        }
+        out.push(u);
+        i += 1;
+    }
+    out
 }
 
 #[inline]
@@ -114,6 +172,7 @@ fn flush(out: &mut Vec<Unit>, word: &mut String, start: u32, end: u32) {
             start,
             end,
             cjk: false,
+            ch: '\0',
         });
         word.clear();
     }
