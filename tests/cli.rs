@@ -70,6 +70,7 @@ fn check_flags_exact_and_edited_copies_and_not_clean_text() {
     assert_eq!(m["source_paragraph"], 1);
     assert_eq!(m["similarity"].as_f64().unwrap(), 1.0);
     assert_eq!(m["hamming"], 0);
+    assert_eq!(m["cross_script"], false, "a copy in the same script");
 
     // Ratio: copied characters over all non-whitespace characters, between the two flagged paragraphs'
     // share and 1.

@@ -36,6 +36,10 @@ fn score(s: &Sandbox, name: &str, set: &Value) -> (f64, f64, f64) {
         if want["copied"].as_bool().unwrap() {
             copies += 1;
             tp += usize::from(flagged);
+            if flagged {
+                let best = &got["matches"][0];
+                assert_eq!(best["cross_script"], true, "{name}: {best}");
+            }
             let source = want["source"].as_str().unwrap().rsplit('/').next().unwrap();
             let index = want["source_paragraph"].as_u64().unwrap();
             sourced += usize::from(got["matches"].as_array().unwrap().iter().any(|m| {

@@ -183,6 +183,7 @@ const en = {
   'compare.keys': 'j / k · Esc',
   'compare.showing': 'Marked: passages copied from “{title}”',
   'compare.matchMeta': 'paragraph {n} · {similarity} similar',
+  'compare.crossScript': 'Traditional ↔ Simplified: the copy was converted to the other script',
   'compare.noMatches': 'No library paragraph reaches the threshold.',
 
   'settings.title': 'Settings',
@@ -363,6 +364,7 @@ const zh = {
   'compare.keys': 'j / k · Esc',
   'compare.showing': '已标出：复制自“{title}”的片段',
   'compare.matchMeta': '第 {n} 段 · 相似度 {similarity}',
+  'compare.crossScript': '繁简转换：抄袭时转换了字体（繁体 ↔ 简体）',
   'compare.noMatches': '没有文库段落达到阈值。',
 
   'settings.title': '设置',

@@ -163,13 +163,18 @@ fn document(out: &mut String, doc: &DocumentReport, lang: Lang) {
             let _ = writeln!(
                 out,
                 "<table class=\"pair\"><tr><th>{} ¶{}</th><th><span class=\"sim\">{}</span> · {} ¶{} \
-                 <span class=\"meta\">(hamming {})</span></th></tr>\n<tr><td>{}</td><td>{}</td></tr></table>",
+                 <span class=\"meta\">(hamming {}){}</span></th></tr>\n<tr><td>{}</td><td>{}</td></tr></table>",
                 l("Submission", "送检文档"),
                 p.index + 1,
                 pct(m.similarity),
                 escape(&m.source_title),
                 m.source_paragraph + 1,
                 m.hamming,
+                if m.cross_script {
+                    l(" · Traditional ↔ Simplified", " · 繁简转换")
+                } else {
+                    ""
+                },
                 highlight(&p.text, &sub),
                 highlight(&m.source_text, &src)
             );

@@ -12,6 +12,7 @@ pub mod text;
 
 pub use lang::Lang;
 
+use crate::text::script::script_of;
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
@@ -112,6 +113,9 @@ pub struct MatchReport {
     pub source_text: String,
     pub similarity: f64,
     pub hamming: u32,
+    /// The submission paragraph and the source are in different Chinese scripts (one Traditional, the
+    /// other Simplified): the copy was converted. Spans point into each text as written.
+    pub cross_script: bool,
     pub spans: Vec<ReportSpan>,
 }
 
@@ -252,6 +256,7 @@ fn document(threshold: f64, top: usize, doc: &CheckedDocument) -> DocumentReport
                     source_text: m.source.text.clone(),
                     similarity: round4(m.similarity),
                     hamming: m.hamming,
+                    cross_script: script_of(&p.text) != script_of(&m.source.text),
                     spans: m
                         .spans()
                         .iter()

@@ -167,6 +167,7 @@ function render() {
         }),
       ),
       el('p', { class: 'match-path', text: m.source_path }),
+      m.cross_script ? el('p', { class: 'match-script', text: t('compare.crossScript') }) : null,
       el(
         'p',
         { class: 'compare-text', lang: guessLang(m.source_text) },
