@@ -8,9 +8,14 @@
 //!   (`TSCharacters`, the first candidate). A character without an entry is its own fold, so Simplified
 //!   text is almost always unchanged; where a Simplified text uses a character that also has an entry
 //!   (著, 乾), both texts fold it the same way.
-//! * phrases: Taiwan vocabulary to Mainland vocabulary (`TWPhrasesRev`: 軟體 → 软件, 記憶體 → 内存,
-//!   檔案 → 文件), both sides folded by character first; the longest phrase wins, over contiguous Chinese
-//!   characters only.
+//! * phrases: in a Traditional paragraph only (more Traditional-only characters than Simplified-only
+//!   ones), Taiwan vocabulary is folded to Mainland vocabulary (`TWPhrasesRev`: 軟體 → 软件, 記憶體 →
+//!   内存, 檔案 → 文件, 程式 → 程序), both sides of the table folded by character first. A Simplified
+//!   paragraph is never changed by phrases, so comparisons between Simplified texts are exactly what
+//!   they were. The longest phrase wins (entries that map to themselves, such as 程序正義, keep a longer
+//!   word from being cut), over contiguous Chinese characters only. The table folds a few words both
+//!   regions use (執行 → 运行): such a word in a Taiwan text then differs from the Mainland text by
+//!   that word, a gap the alignment bridges.
 //!
 //! Only the comparison units (shingles and span alignment) are folded: paragraphs are stored and shown as
 //! written, spans point into the original texts, and the seed SimHash keeps its definition.
@@ -40,6 +45,10 @@ struct Folding {
     phrases: FxHashMap<Vec<char>, Vec<char>>,
     /// `starts[c - DENSE_FIRST]`: whether a phrase begins with the folded character `c`.
     starts: Vec<bool>,
+    /// `simplified[c - DENSE_FIRST]`: whether `c` is the Simplified form of another character.
+    simplified: Vec<bool>,
+    /// The first two (folded) characters of every phrase.
+    openings: rustc_hash::FxHashSet<(char, char)>,
     longest: usize,
 }
 
@@ -89,9 +98,19 @@ fn folding() -> &'static Folding {
             .map(|&c| (c, fold(c)))
             .filter(|(c, f)| c != f)
             .collect();
+        let mut simplified = vec![false; dense.len()];
+        for (k, v) in pairs(TS_CHARACTERS) {
+            if let (Some(k), Some(v)) = (single(k), single(v)) {
+                let u = v as u32;
+                if k != v && (DENSE_FIRST..=DENSE_LAST).contains(&u) && fold(v) == v {
+                    simplified[(u - DENSE_FIRST) as usize] = true;
+                }
+            }
+        }
         let mut phrases = FxHashMap::default();
         let mut starts = vec![false; dense.len()];
         let mut longest = 0;
+        let mut openings = rustc_hash::FxHashSet::default();
         for (k, v) in pairs(TW_PHRASES_REV) {
             let key: Vec<char> = k.chars().map(fold).collect();
             let value: Vec<char> = v.chars().map(fold).collect();
@@ -99,12 +118,12 @@ fn folding() -> &'static Folding {
                 s.iter()
                     .all(|c| (DENSE_FIRST..=DENSE_LAST).contains(&(*c as u32)))
             };
-            if key.len() < 2 || key.len() > MAX_PHRASE || !han(&key) || !han(&value) || key == value
-            {
+            if key.len() < 2 || key.len() > MAX_PHRASE || !han(&key) || !han(&value) {
                 continue;
             }
             starts[(key[0] as u32 - DENSE_FIRST) as usize] = true;
             longest = longest.max(key.len());
+            openings.insert((key[0], key[1]));
             phrases.entry(key).or_insert(value);
         }
         Folding {
@@ -112,6 +131,8 @@ fn folding() -> &'static Folding {
             other,
             phrases,
             starts,
+            simplified,
+            openings,
             longest,
         }
     })
@@ -129,15 +150,64 @@ pub fn fold_char(c: char) -> char {
     }
 }
 
-/// Whether a Taiwan phrase may begin with the folded character `c`.
-#[inline]
-pub(crate) fn may_start_phrase(c: char) -> bool {
-    let u = c as u32;
-    (DENSE_FIRST..=DENSE_LAST).contains(&u) && folding().starts[(u - DENSE_FIRST) as usize]
+/// Whether a phrase of the table may begin with the folded character `c`.
+#[cfg(test)]
+fn may_start_phrase(c: char) -> bool {
+    Folder::get().starts(c)
 }
 
-/// The longest Taiwan phrase at the start of `folded` (folded characters), as (its length, the Mainland
-/// phrase it folds to).
+/// The folding tables, fetched once per paragraph rather than once per character.
+#[derive(Clone, Copy)]
+pub(crate) struct Folder(&'static Folding);
+
+impl Folder {
+    #[inline]
+    pub(crate) fn get() -> Folder {
+        Folder(folding())
+    }
+
+    /// The fold of `c`, and whether a phrase of the table may begin with that fold.
+    #[inline]
+    pub(crate) fn fold(self, c: char) -> (char, bool) {
+        let u = c as u32;
+        let f = if (DENSE_FIRST..=DENSE_LAST).contains(&u) {
+            self.0.dense[(u - DENSE_FIRST) as usize]
+        } else {
+            self.0.other.get(&c).copied().unwrap_or(c)
+        };
+        (f, self.starts(f))
+    }
+
+    /// Whether `c` (as written) is a Traditional character (its fold differs) or the Simplified form of
+    /// another character: the two counts that tell a paragraph's script (see [`script_of`]).
+    #[inline]
+    pub(crate) fn script_marks(self, c: char, folded: char) -> (bool, bool) {
+        let u = c as u32;
+        if folded != c {
+            (true, false)
+        } else {
+            let simplified = (DENSE_FIRST..=DENSE_LAST).contains(&u)
+                && self.0.simplified[(u - DENSE_FIRST) as usize];
+            (false, simplified)
+        }
+    }
+
+    /// Whether a phrase of the table begins with the folded characters `a`, `b`.
+    #[inline]
+    pub(crate) fn opens(self, a: char, b: char) -> bool {
+        self.starts(a) && self.0.openings.contains(&(a, b))
+    }
+
+    /// Whether a phrase of the table may begin with the folded character `f`.
+    #[inline]
+    pub(crate) fn starts(self, f: char) -> bool {
+        let u = f as u32;
+        (DENSE_FIRST..=DENSE_LAST).contains(&u) && self.0.starts[(u - DENSE_FIRST) as usize]
+    }
+}
+
+/// The longest Taiwan phrase of the table at the start of `folded` (folded characters), as (its length,
+/// the folded Mainland phrase it becomes).
 pub(crate) fn phrase_at(folded: &[char]) -> Option<(usize, &'static [char])> {
     let f = folding();
     (2..=folded.len().min(f.longest))
@@ -168,7 +238,7 @@ pub fn script_of(text: &str) -> Script {
         let folded = f.dense[(u - DENSE_FIRST) as usize];
         if folded != c {
             traditional += 1;
-        } else if simplified_only(c) {
+        } else if f.simplified[(u - DENSE_FIRST) as usize] {
             simplified += 1;
         }
     }
@@ -177,21 +247,6 @@ pub fn script_of(text: &str) -> Script {
     } else {
         Script::Simplified
     }
-}
-
-/// Whether `c` is the Simplified form of some other (Traditional) character.
-fn simplified_only(c: char) -> bool {
-    static SIMPLIFIED: OnceLock<rustc_hash::FxHashSet<char>> = OnceLock::new();
-    SIMPLIFIED
-        .get_or_init(|| {
-            pairs(TS_CHARACTERS)
-                .filter_map(|(k, v)| Some((single(k)?, single(v)?)))
-                .filter(|(k, v)| k != v)
-                .map(|(_, v)| v)
-                .filter(|v| fold_char(*v) == *v)
-                .collect()
-        })
-        .contains(&c)
 }
 
 #[cfg(test)]
@@ -221,18 +276,45 @@ mod tests {
     }
 
     #[test]
-    fn taiwan_phrases_fold_to_mainland_vocabulary() {
-        let folded: Vec<char> = fold("記憶體").chars().collect();
-        let (n, to) = phrase_at(&folded).expect("a phrase");
-        assert_eq!(n, 3);
-        assert_eq!(to.iter().collect::<String>(), "内存");
-        for (tw, cn) in [("軟體", "软件"), ("檔案", "文件"), ("程式", "程序")] {
+    fn taiwan_vocabulary_folds_to_mainland_vocabulary() {
+        for (tw, cn) in [
+            ("軟體", "软件"),
+            ("記憶體", "内存"),
+            ("檔案", "文件"),
+            ("程式", "程序"),
+        ] {
             let folded: Vec<char> = fold(tw).chars().collect();
             assert!(may_start_phrase(folded[0]), "{tw}");
-            let (_, to) = phrase_at(&folded).expect(tw);
+            let (n, to) = phrase_at(&folded).expect(tw);
+            assert_eq!(n, folded.len());
             assert_eq!(to.iter().collect::<String>(), cn);
         }
-        assert!(phrase_at(&fold("软件").chars().collect::<Vec<_>>()).is_none());
+        // An entry that maps to itself keeps the longer word whole.
+        let folded: Vec<char> = fold("程序正義").chars().collect();
+        assert_eq!(phrase_at(&folded).map(|(n, _)| n), Some(4));
+    }
+
+    #[test]
+    fn units_of_a_converted_paragraph_are_the_units_of_its_original() {
+        let chars = |t: &str| -> String {
+            crate::text::units(t)
+                .iter()
+                .map(|u| if u.cjk { u.ch } else { '_' })
+                .collect()
+        };
+        let hashes =
+            |t: &str| -> Vec<u64> { crate::text::units(t).iter().map(|u| u.hash).collect() };
+        let cn = "我的电脑内存不够，软件文件很大，程序无法启动。Debian 系统";
+        let tw = "我的電腦記憶體不夠，軟體檔案很大，程式無法啟動。Debian 系統";
+        assert_eq!(chars(tw), chars(cn));
+        assert_eq!(hashes(tw), hashes(cn));
+        // Spans stay on the Taiwan text: 記憶體 (characters 4..7) gives two units over it.
+        let units = crate::text::units(tw);
+        let ranges: Vec<(u32, u32)> = units[4..6].iter().map(|u| (u.start, u.end)).collect();
+        assert_eq!(ranges, [(4, 6), (5, 7)]);
+        assert_eq!(units.last().map(|u| u.end), Some(tw.chars().count() as u32));
+        // A Simplified paragraph is never changed by phrases: 文件 and 程序 stay.
+        assert_eq!(chars("文件程序"), "文件程序");
     }
 
     #[test]

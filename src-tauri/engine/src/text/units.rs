@@ -7,7 +7,7 @@
 use xxhash_rust::xxh3::xxh3_64;
 
 use super::normalize::{is_cjk, is_cjk_punctuation, normalize_char};
-use super::script::{fold_char, may_start_phrase, phrase_at};
+use super::script::{phrase_at, Folder};
 
 /// One unit of a paragraph.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -62,6 +62,9 @@ pub fn units_and_normalized(text: &str) -> ReadParagraph {
 #[inline(always)]
 fn units_with(text: &str, mut on_char: impl FnMut(char, Option<char>)) -> Vec<Unit> {
     let mut out = Vec::with_capacity(text.len() / 2);
+    let folder = Folder::get();
+    // Whether a phrase may start here, and the paragraph's script marks (Traditional, Simplified).
+    let mut marks = Marks::default();
     let mut word = String::new();
     let mut word_start = 0u32;
     let mut word_end = 0u32;
@@ -72,14 +75,14 @@ fn units_with(text: &str, mut on_char: impl FnMut(char, Option<char>)) -> Vec<Un
         if matches!(c as u32, 0x4E00..=0x9FFF) {
             on_char(c, Some(c));
             flush(&mut out, &mut word, word_start, word_end);
-            out.push(cjk_unit(c, i));
+            out.push(cjk_unit(folder, c, i, &mut marks));
             continue;
         }
         normalize_char(c, |n| {
             on_char(c, Some(n));
             if is_cjk(n) {
                 flush(&mut out, &mut word, word_start, word_end);
-                out.push(cjk_unit(n, i));
+                out.push(cjk_unit(folder, n, i, &mut marks));
             } else if n.is_ascii_alphanumeric()
                 || (!n.is_ascii() && !is_cjk_punctuation(n) && n.is_alphanumeric())
             {
@@ -94,13 +97,29 @@ fn units_with(text: &str, mut on_char: impl FnMut(char, Option<char>)) -> Vec<Un
         });
     }
     flush(&mut out, &mut word, word_start, word_end);
-    fold_phrases(out)
+    if marks.phrase && marks.traditional > marks.simplified {
+        fold_phrases(folder, out)
+    } else {
+        out
+    }
 }
 
 /// The unit of a (normalised) CJK character at character `i`: the character folded to one script.
+/// What the units of a paragraph say about Taiwan phrases and the paragraph's script.
+#[derive(Default)]
+struct Marks {
+    phrase: bool,
+    traditional: u32,
+    simplified: u32,
+}
+
 #[inline]
-fn cjk_unit(c: char, i: u32) -> Unit {
-    let f = fold_char(c);
+fn cjk_unit(folder: Folder, c: char, i: u32, marks: &mut Marks) -> Unit {
+    let (f, starts) = folder.fold(c);
+    let (traditional, simplified) = folder.script_marks(c, f);
+    marks.phrase |= starts;
+    marks.traditional += u32::from(traditional);
+    marks.simplified += u32::from(simplified);
     Unit {
         hash: char_hash(f),
         start: i,
@@ -116,52 +135,61 @@ fn char_hash(c: char) -> u64 {
     xxh3_64(c.encode_utf8(&mut buf).as_bytes())
 }
 
-/// Taiwan phrases among runs of adjacent CJK units replaced by the Mainland phrase's units, which
-/// together cover the original characters (記憶體 → 内 over 記憶, 存 over 憶體), so spans still point
-/// into the text as written. Units without a phrase are returned as they are, without a copy.
-fn fold_phrases(units: Vec<Unit>) -> Vec<Unit> {
-    if !units.iter().any(|u| u.cjk && may_start_phrase(u.ch)) {
-        return units;
-    }
-    let mut out = Vec::with_capacity(units.len());
-    let mut run: Vec<char> = Vec::new();
+/// In a Traditional paragraph, Taiwan words replaced by the units of their Mainland form (see
+/// [`super::script`]), which together cover the original characters (記憶體 → 内 over 記憶, 存 over
+/// 憶體), so spans still point into the text as written. Units without a phrase are returned as they
+/// are, without a copy.
+fn fold_phrases(folder: Folder, units: Vec<Unit>) -> Vec<Unit> {
+    // Built only once a phrase is found; `done` units of `units` are in it.
+    let mut out: Option<Vec<Unit>> = None;
+    let mut done = 0;
+    let mut run = ['\0'; 16];
     let mut i = 0;
-    while i < units.len() {
-        let u = units[i];
-        if u.cjk && may_start_phrase(u.ch) {
-            // The run of adjacent CJK units from here.
-            run.clear();
-            let mut j = i;
-            while j < units.len()
-                && units[j].cjk
-                && run.len() < 16
-                && (j == i || units[j].start == units[j - 1].end)
-            {
-                run.push(units[j].ch);
-                j += 1;
-            }
-            if let Some((n, to)) = phrase_at(&run) {
-                let from = &units[i..i + n];
-                let m = to.len();
-                for (k, &c) in to.iter().enumerate() {
-                    let first = from[(k * n / m).min(n - 1)];
-                    let last = from[(((k + 1) * n).div_ceil(m)).clamp(1, n) - 1];
-                    out.push(Unit {
-                        hash: char_hash(c),
-                        start: first.start,
-                        end: last.end.max(first.end),
-                        cjk: true,
-                        ch: c,
-                    });
-                }
-                i += n;
-                continue;
-            }
+    while i + 1 < units.len() {
+        let (a, b) = (units[i], units[i + 1]);
+        if !(a.cjk && b.cjk && b.start == a.end && folder.opens(a.ch, b.ch)) {
+            i += 1;
+            continue;
         }
-        out.push(u);
-        i += 1;
+        // The run of adjacent CJK units from here.
+        let mut n = 0;
+        while n < run.len()
+            && i + n < units.len()
+            && units[i + n].cjk
+            && (n == 0 || units[i + n].start == units[i + n - 1].end)
+        {
+            run[n] = units[i + n].ch;
+            n += 1;
+        }
+        let Some((n, to)) = phrase_at(&run[..n]) else {
+            i += 1;
+            continue;
+        };
+        let out = out.get_or_insert_with(|| Vec::with_capacity(units.len()));
+        out.extend_from_slice(&units[done..i]);
+        let from = &units[i..i + n];
+        let m = to.len();
+        for (k, &c) in to.iter().enumerate() {
+            let first = from[(k * n / m).min(n - 1)];
+            let last = from[((k + 1) * n).div_ceil(m).clamp(1, n) - 1];
+            out.push(Unit {
+                hash: char_hash(c),
+                start: first.start,
+                end: last.end.max(first.end),
+                cjk: true,
+                ch: c,
+            });
+        }
+        i += n;
+        done = i;
     }
-    out
+    match out {
+        None => units,
+        Some(mut out) => {
+            out.extend_from_slice(&units[done..]);
+            out
+        }
+    }
 }
 
 #[inline]
