@@ -318,6 +318,17 @@ mod tests {
     }
 
     #[test]
+    fn a_paragraph_mixing_scripts_compares_as_its_simplified_form() {
+        let units =
+            |t: &str| -> Vec<u64> { crate::text::units(t).iter().map(|u| u.hash).collect() };
+        // Half converted (a student who converted one sentence), and variant forms of Hong Kong text.
+        let mixed = "這是第一句話，用於測試。这是第二句话，没有转换。";
+        let simplified = "这是第一句话，用于测试。这是第二句话，没有转换。";
+        assert_eq!(units(mixed), units(simplified));
+        assert_eq!(units("兌換僞鈔"), units("兑换伪钞"));
+    }
+
+    #[test]
     fn scripts_are_told_apart() {
         assert_eq!(
             script_of("我的電腦記憶體不夠，軟體檔案很大。"),
