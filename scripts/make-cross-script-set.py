@@ -7,7 +7,7 @@ in Taiwan or Hong Kong would convert a copied text; and, for the reverse directi
 library .txt documents those copies come from with s2twp (a Traditional library) while the submission
 stays Simplified. The test (tests/cross_script.rs) checks each set against eval-dev's library.
 
-    pip install opencc-python-reimplemented==0.1.7
+    pip install opencc==1.4.2          # OpenCC's own Python binding (its C++ converter and data)
     python3 scripts/make-cross-script-set.py [EVAL_DEV]     # default: ../shared/eval-dev
 
 Deterministic (fixed seed): rebuilding gives the same files.

@@ -4,12 +4,13 @@
 //! The data are OpenCC's dictionaries (`assets/opencc/`, Apache-2.0), embedded in the binary:
 //!
 //! * characters: a Taiwan or Hong Kong variant form is first taken to its standard Traditional form
-//!   (`TWVariantsRev`, `HKVariantsRev`), then a Traditional character to its Simplified form
+//!   (`TWVariants`, `HKVariants`, read backwards), then a Traditional character to its Simplified form
 //!   (`TSCharacters`, the first candidate). A character without an entry is its own fold, so Simplified
 //!   text is almost always unchanged; where a Simplified text uses a character that also has an entry
 //!   (著, 乾), both texts fold it the same way.
 //! * phrases: in a Traditional paragraph only (more Traditional-only characters than Simplified-only
-//!   ones), Taiwan vocabulary is folded to Mainland vocabulary (`TWPhrasesRev`: 軟體 → 软件, 記憶體 →
+//!   ones), Taiwan and Hong Kong vocabulary is folded to Mainland vocabulary (`TWPhrasesRev`,
+//!   `HKPhrasesRev`: 軟體 → 软件, 記憶體 →
 //!   内存, 檔案 → 文件, 程式 → 程序), both sides of the table folded by character first. A Simplified
 //!   paragraph is never changed by phrases, so comparisons between Simplified texts are exactly what
 //!   they were. The longest phrase wins (entries that map to themselves, such as 程序正義, keep a longer
@@ -25,9 +26,10 @@ use std::sync::OnceLock;
 use rustc_hash::FxHashMap;
 
 const TS_CHARACTERS: &str = include_str!("../../../../assets/opencc/TSCharacters.txt");
-const TW_VARIANTS_REV: &str = include_str!("../../../../assets/opencc/TWVariantsRev.txt");
-const HK_VARIANTS_REV: &str = include_str!("../../../../assets/opencc/HKVariantsRev.txt");
+const TW_VARIANTS: &str = include_str!("../../../../assets/opencc/TWVariants.txt");
+const HK_VARIANTS: &str = include_str!("../../../../assets/opencc/HKVariants.txt");
 const TW_PHRASES_REV: &str = include_str!("../../../../assets/opencc/TWPhrasesRev.txt");
+const HK_PHRASES_REV: &str = include_str!("../../../../assets/opencc/HKPhrasesRev.txt");
 
 /// The block of Han characters looked up in a dense table (the CJK Unified Ideographs and Extension A);
 /// others go through a map.
@@ -52,13 +54,22 @@ struct Folding {
     longest: usize,
 }
 
-/// `key<TAB>candidate candidate…` lines: each key with its first candidate.
+/// `key<TAB>candidate candidate…` lines (`#` starts a comment line): each key with its first candidate.
 fn pairs(table: &'static str) -> impl Iterator<Item = (&'static str, &'static str)> {
-    table.lines().filter_map(|line| {
-        let (key, values) = line.split_once('\t')?;
-        let first = values.split(' ').next()?;
-        (!key.is_empty() && !first.is_empty()).then_some((key, first))
-    })
+    entries(table).filter_map(|(key, mut values)| Some((key, values.next()?)))
+}
+
+/// Every key with all its candidates.
+fn entries(
+    table: &'static str,
+) -> impl Iterator<Item = (&'static str, impl Iterator<Item = &'static str>)> {
+    table
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|line| {
+            let (key, values) = line.split_once('\t')?;
+            (!key.is_empty()).then(|| (key, values.split(' ').filter(|v| !v.is_empty())))
+        })
 }
 
 fn single(s: &str) -> Option<char> {
@@ -71,10 +82,16 @@ fn folding() -> &'static Folding {
     static FOLDING: OnceLock<Folding> = OnceLock::new();
     FOLDING.get_or_init(|| {
         let mut variants: FxHashMap<char, char> = FxHashMap::default();
-        for table in [TW_VARIANTS_REV, HK_VARIANTS_REV] {
-            for (k, v) in pairs(table) {
-                if let (Some(k), Some(v)) = (single(k), single(v)) {
-                    variants.entry(k).or_insert(v);
+        // `TWVariants`/`HKVariants` map a standard character to its regional forms: read backwards.
+        for table in [TW_VARIANTS, HK_VARIANTS] {
+            for (standard, forms) in entries(table) {
+                let Some(standard) = single(standard) else {
+                    continue;
+                };
+                for form in forms.filter_map(single) {
+                    if form != standard {
+                        variants.entry(form).or_insert(standard);
+                    }
                 }
             }
         }
@@ -111,7 +128,7 @@ fn folding() -> &'static Folding {
         let mut starts = vec![false; dense.len()];
         let mut longest = 0;
         let mut openings = rustc_hash::FxHashSet::default();
-        for (k, v) in pairs(TW_PHRASES_REV) {
+        for (k, v) in pairs(TW_PHRASES_REV).chain(pairs(HK_PHRASES_REV)) {
             let key: Vec<char> = k.chars().map(fold).collect();
             let value: Vec<char> = v.chars().map(fold).collect();
             let han = |s: &[char]| {
