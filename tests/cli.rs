@@ -517,15 +517,7 @@ fn file_names_cannot_forge_lines_or_send_escape_sequences_to_the_terminal() {
 
 /// Runs `tongwen` with a deadline: a hang is a test failure, not a stuck test run.
 fn run_with_deadline(s: &Sandbox, args: &[&str], seconds: u64) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tongwen"))
-        .arg("--library")
-        .arg(s.library())
-        .args(args)
-        .env_remove("TONGWEN_LIBRARY")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run tongwen");
+    let mut child = spawn_piped(s, args);
     let start = std::time::Instant::now();
     while child.try_wait().expect("wait").is_none() {
         if start.elapsed().as_secs() >= seconds {
@@ -718,32 +710,17 @@ fn concurrent_adds_and_checks_lose_nothing() {
             );
         }
     }
-    let spawn = |args: Vec<String>| {
-        Command::new(env!("CARGO_BIN_EXE_tongwen"))
-            .arg("--library")
-            .arg(s.library())
-            .args(args)
-            .env_remove("TONGWEN_LIBRARY")
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("run tongwen")
-    };
     s.ok(&[
         "library",
         "add",
         s.write("seed.txt", format!("{ZH_2}\n")).to_str().unwrap(),
     ]);
     let path = |f: &str| s.path(f).display().to_string();
+    let (a, b, first) = (path("a"), path("b"), path("a/000.txt"));
     let children = vec![
-        spawn(vec!["library".into(), "add".into(), path("a")]),
-        spawn(vec!["library".into(), "add".into(), path("b")]),
-        spawn(vec![
-            "check".into(),
-            path("a/000.txt"),
-            "--format".into(),
-            "json".into(),
-        ]),
+        spawn_piped(&s, &["library", "add", &a]),
+        spawn_piped(&s, &["library", "add", &b]),
+        spawn_piped(&s, &["check", &first, "--format", "json"]),
     ];
     for child in children {
         let out = child.wait_with_output().expect("wait");

@@ -182,10 +182,13 @@ pub trait Store: Send {
     ) -> Result<u64>;
 }
 
-/// Pragmas of every connection, reading or writing: wait up to 30 s for a writer, read through a memory
-/// map of up to 4 GiB of the file and a 64 MiB page cache (no system call per row fetched).
-const READ_PRAGMAS: &str =
-    "PRAGMA busy_timeout = 30000; PRAGMA mmap_size = 4294967296; PRAGMA cache_size = -65536;";
+/// Settings of every connection, reading or writing: wait up to [`BUSY_TIMEOUT_SECS`] for a writer, read
+/// through a memory map of up to 4 GiB of the file and a 64 MiB page cache (no system call per row
+/// fetched). None of them writes to the file.
+fn connection_settings(conn: &Connection) -> rusqlite::Result<()> {
+    conn.busy_timeout(std::time::Duration::from_secs(BUSY_TIMEOUT_SECS))?;
+    conn.execute_batch("PRAGMA mmap_size = 4294967296; PRAGMA cache_size = -65536;")
+}
 
 /// An open SQLite library.
 #[derive(Debug)]
@@ -206,8 +209,7 @@ impl Library {
         let conn = Connection::open(path).map_err(|e| db(path, e))?;
         // Before anything is written (WAL mode is a write): another program's database is left alone,
         // and a damaged library is not written to, so the damage does not spread.
-        conn.busy_timeout(std::time::Duration::from_secs(BUSY_TIMEOUT_SECS))
-            .map_err(|e| db(path, e))?;
+        connection_settings(&conn).map_err(|e| db(path, e))?;
         if schema::identify(&conn).map_err(|e| db(path, e))? == schema::Identity::Foreign {
             return Err(Error::NotALibrary {
                 path: path.to_path_buf(),
@@ -239,7 +241,7 @@ impl Library {
             | OpenFlags::SQLITE_OPEN_URI
             | OpenFlags::SQLITE_OPEN_NO_MUTEX;
         let conn = match Connection::open_with_flags(path, flags).and_then(|c| {
-            c.execute_batch(READ_PRAGMAS)?;
+            connection_settings(&c)?;
             schema::identify(&c)?;
             Ok(c)
         }) {
@@ -250,7 +252,7 @@ impl Library {
             Err(e) if is_read_only(&e) => {
                 let uri = format!("file:{}?immutable=1", uri_path(path));
                 Connection::open_with_flags(uri, flags)
-                    .and_then(|c| c.execute_batch(READ_PRAGMAS).map(|()| c))
+                    .and_then(|c| connection_settings(&c).map(|()| c))
                     .map_err(|e| db(path, e))?
             }
             Err(e) => return Err(db(path, e)),
@@ -285,7 +287,9 @@ impl Library {
     /// An in-memory library (tests, benchmarks).
     pub fn in_memory() -> Result<Library> {
         let path = PathBuf::from(":memory:");
-        let conn = Connection::open_in_memory().map_err(|e| db(&path, e))?;
+        let conn = Connection::open_in_memory()
+            .and_then(|c| connection_settings(&c).map(|()| c))
+            .map_err(|e| db(&path, e))?;
         let mut lib = Library {
             conn,
             path,
@@ -295,9 +299,8 @@ impl Library {
         Ok(lib)
     }
 
-    /// Pragmas: WAL with `synchronous = NORMAL` (a commit is durable once checkpointed, and never torn);
-    /// reads go through a memory map of up to 4 GiB of the file and a 64 MiB page cache, so fetching a
-    /// check's candidate texts costs no system call per row. A new library gets 16 KiB pages: a batch of
+    /// Pragmas (after [`connection_settings`]): WAL with `synchronous = NORMAL` (a commit is durable once
+    /// checkpointed, and never torn). A new library gets 16 KiB pages: a batch of
     /// paragraphs goes to the WAL in a quarter of the frames and write calls of 4 KiB pages (writing the
     /// 2,992 Chinese eval-dev paragraphs took 7.0 ms instead of 8.1). An existing library keeps its size.
     fn init(&mut self) -> Result<()> {
@@ -307,7 +310,6 @@ impl Library {
                 "PRAGMA page_size = 16384; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;
                  PRAGMA foreign_keys = ON;",
             )
-            .and_then(|()| self.conn.execute_batch(READ_PRAGMAS))
             .map_err(|e| db(&path, e))?;
         self.conn
             .pragma_update(None, "application_id", schema::APPLICATION_ID)

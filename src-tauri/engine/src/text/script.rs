@@ -158,13 +158,7 @@ fn folding() -> &'static Folding {
 /// The one form of a (normalised) Chinese character: Simplified, standard form.
 #[inline]
 pub fn fold_char(c: char) -> char {
-    let u = c as u32;
-    let f = folding();
-    if (DENSE_FIRST..=DENSE_LAST).contains(&u) {
-        f.dense[(u - DENSE_FIRST) as usize]
-    } else {
-        f.other.get(&c).copied().unwrap_or(c)
-    }
+    Folder::get().fold(c).0
 }
 
 /// Whether a phrase of the table may begin with the folded character `c`.
@@ -233,8 +227,7 @@ pub(crate) fn phrase_at(folded: &[char]) -> Option<(usize, &'static [char])> {
 }
 
 /// Which script a text is written in, as far as its characters tell.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Script {
     /// Holds characters that only Traditional text uses (and none that only Simplified text uses).
     Traditional,
