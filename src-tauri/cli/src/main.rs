@@ -11,7 +11,7 @@
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use std::io::{self, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 
@@ -21,7 +21,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use tongwen_engine::check::Method;
 use tongwen_engine::engine::{
-    CheckOptions, LibraryLocation, Progress, ReadOptions, DEFAULT_MIN_MATCH_CHARS,
+    CheckOptions, CompareOptions, LibraryLocation, Progress, ReadOptions, DEFAULT_MIN_MATCH_CHARS,
     DEFAULT_MIN_MATCH_WORDS, DEFAULT_TOP,
 };
 use tongwen_engine::library::{AddOutcome, DocumentInfo};
@@ -61,6 +61,39 @@ enum Command {
     },
     /// Check documents (files or folders) against the library
     Check(CheckArgs),
+    /// Compare a class's submissions (files or folders) with each other, without adding them to the library
+    Compare(CompareArgs),
+}
+
+#[derive(clap::Args)]
+struct CompareArgs {
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// A template document (assignment prompt, cover page) whose text is never counted as shared; repeatable
+    #[arg(long = "template", value_name = "FILE")]
+    templates: Vec<PathBuf>,
+    /// Also check every submission against the library
+    #[arg(long)]
+    with_library: bool,
+    /// Group submissions whose pair shares at least this share of either document
+    #[arg(long)]
+    threshold: Option<f64>,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+    /// Write the report here instead of standard output
+    #[arg(long, short)]
+    output: Option<PathBuf>,
+    /// Shortest shared passage that counts, in CJK characters
+    #[arg(long, default_value_t = DEFAULT_MIN_MATCH_CHARS)]
+    min_match_chars: usize,
+    /// Shortest shared passage that counts, in words (non-CJK text)
+    #[arg(long, default_value_t = DEFAULT_MIN_MATCH_WORDS)]
+    min_match_words: usize,
+    #[arg(long)]
+    encoding: Option<String>,
+    /// Language of the HTML and text reports
+    #[arg(long, value_enum, default_value_t = LangArg::En)]
+    lang: LangArg,
 }
 
 #[derive(clap::Args)]
@@ -197,6 +230,16 @@ fn run(cli: Cli) -> Result<ExitCode> {
             encoding,
         } => extract_cmd(file, json, encoding),
         Command::Check(args) => check_cmd(&engine()?, args),
+        Command::Compare(args) => {
+            // Without the library, no library is opened: any location will do.
+            let engine = match engine() {
+                Err(_) if !args.with_library => {
+                    Engine::new(LibraryLocation::Sqlite(PathBuf::from("library.sqlite")))
+                }
+                engine => engine?,
+            };
+            compare_cmd(&engine, args)
+        }
     }
 }
 
@@ -395,21 +438,22 @@ fn check_cmd(engine: &Engine, args: CheckArgs) -> Result<ExitCode> {
     );
     bar.finish_and_clear();
     let run = run?;
-    let (report, lang) = (
-        run.report(),
-        match args.lang {
-            LangArg::En => Lang::En,
-            LangArg::Zh => Lang::Zh,
-        },
-    );
+    let (report, lang) = (run.report(), lang_of(args.lang));
     let rendered = match args.format {
         Format::Text => report::text::render(&report, lang),
         Format::Json => report.to_json() + "\n",
         Format::Html => report::html::render(&report, lang),
     };
-    let written = match args.output {
+    let written = write_report(args.output.as_deref(), &rendered)?;
+    report_failures(written, run.failures().collect::<Vec<_>>().into_iter())
+}
+
+/// Write a rendered report to `output` (atomically) or to standard output. An error writing standard
+/// output is returned inside for [`report_failures`].
+fn write_report(output: Option<&Path>, rendered: &str) -> Result<io::Result<()>> {
+    Ok(match output {
         Some(path) => {
-            files::write_atomically(&path, rendered.as_bytes())?;
+            files::write_atomically(path, rendered.as_bytes())?;
             eprintln!(
                 "report written to {}",
                 printable(&path.display().to_string())
@@ -421,6 +465,49 @@ fn check_cmd(engine: &Engine, args: CheckArgs) -> Result<ExitCode> {
             out.write_all(rendered.as_bytes())
                 .and_then(|()| out.flush())
         }
+    })
+}
+
+fn lang_of(arg: LangArg) -> Lang {
+    match arg {
+        LangArg::En => Lang::En,
+        LangArg::Zh => Lang::Zh,
+    }
+}
+
+fn compare_cmd(engine: &Engine, args: CompareArgs) -> Result<ExitCode> {
+    let options = CompareOptions {
+        check: CheckOptions {
+            threshold: args.threshold,
+            min_match_chars: args.min_match_chars,
+            min_match_words: args.min_match_words,
+            read: ReadOptions {
+                encoding: args.encoding,
+            },
+            ..CheckOptions::default()
+        },
+        templates: args.templates,
+        with_library: args.with_library,
     };
-    report_failures(written, run.failures().collect::<Vec<_>>().into_iter())
+    if args.with_library {
+        upgrade(engine)?;
+    }
+    let bar = progress_bar(0, "comparing");
+    let run = engine.compare(
+        &args.files,
+        &options,
+        &mut follow(&bar),
+        &AtomicBool::new(false),
+    );
+    bar.finish_and_clear();
+    let run = run?;
+    let (report, lang) = (run.report(), lang_of(args.lang));
+    let rendered = match args.format {
+        Format::Text => report::class::render_text(&report, lang),
+        Format::Json => report.to_json() + "\n",
+        Format::Html => report::class::render(&report, lang),
+    };
+    let written = write_report(args.output.as_deref(), &rendered)?;
+    let failures: Vec<&Error> = run.unread.iter().map(|e| e.as_ref()).collect();
+    report_failures(written, failures.into_iter())
 }

@@ -18,9 +18,11 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
+use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::check::{CheckSettings, Checker, Index, Method};
+use crate::class::{self, ClassRun, Submission};
 use crate::error::{Error, Result};
 use crate::extract::{self, discover, ExtractOptions, Extracted};
 use crate::fingerprint::Fingerprinter;
@@ -28,6 +30,7 @@ use crate::ingest;
 use crate::library::{
     AddOutcome, DocumentInfo, Generation, Library, RefingerprintProgress, Store, Totals,
 };
+use crate::report::class::ClassReport;
 use crate::report::{CheckedDocument, Report};
 
 /// Matches shown per paragraph unless asked otherwise.
@@ -205,6 +208,48 @@ impl CheckRun {
         self.documents
             .iter()
             .filter_map(|d| d.outcome.as_ref().err().map(|e| e.as_ref()))
+    }
+}
+
+/// How to compare a class.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct CompareOptions {
+    /// The matching (minimum passage lengths, threshold, reading); the method is always the verified one.
+    pub check: CheckOptions,
+    /// Template documents (the assignment prompt, the school's cover page): their text is never shared.
+    pub templates: Vec<PathBuf>,
+    /// Also check every submission against the library, in the same run.
+    pub with_library: bool,
+}
+
+/// What comparing a class found: the pairs (at any threshold) and, when asked, the library check.
+#[derive(Debug, Clone)]
+pub struct CompareRun {
+    pub threshold: f64,
+    pub templates: Vec<String>,
+    pub class: ClassRun,
+    pub library: Option<CheckRun>,
+    /// Why each file that could not be read was not (they are also in the report's documents).
+    pub unread: Vec<Arc<Error>>,
+}
+
+impl CompareRun {
+    /// The report at the run's threshold.
+    pub fn report(&self) -> ClassReport {
+        self.build(self.threshold)
+    }
+
+    /// The report with groups (and library flags) at another threshold (no new comparison).
+    pub fn report_at(&self, threshold: f64) -> Result<ClassReport> {
+        Ok(self.build(validate_threshold(threshold)?))
+    }
+
+    fn build(&self, threshold: f64) -> ClassReport {
+        let library = self
+            .library
+            .as_ref()
+            .map(|run| Report::build(run.method, threshold, run.top, &run.documents));
+        ClassReport::build(&self.class, threshold, &self.templates, library.as_ref())
     }
 }
 
@@ -389,8 +434,46 @@ impl Engine {
         cancel: &AtomicBool,
     ) -> Result<CheckRun> {
         let (settings, extract_options) = options.validate()?;
+        self.with_checker(settings, |checker| {
+            let (files, unreadable) = discover::collect_files(inputs);
+            let mut documents: Vec<CheckedDocument> = unreadable
+                .into_iter()
+                .map(|e| {
+                    let path = e.path().to_path_buf();
+                    CheckedDocument::failed(&path, e.into())
+                })
+                .collect();
+            for (i, file) in files.iter().enumerate() {
+                if cancel.load(Ordering::Relaxed) {
+                    return Err(Error::Cancelled);
+                }
+                let outcome = extract::extract_file(file, &extract_options)
+                    .map_err(Error::from)
+                    .and_then(|d| checker.check(&paragraph_texts(d)));
+                documents.push(CheckedDocument::new(file, outcome));
+                progress(Progress {
+                    done: i + 1,
+                    total: files.len(),
+                    path: file,
+                });
+            }
+            Ok(CheckRun {
+                method: settings.method,
+                threshold: options.threshold(),
+                top: options.top,
+                documents,
+            })
+        })
+    }
+
+    /// Run `f` with a checker over one snapshot of the library (whatever others add or remove meanwhile).
+    /// A library that needs an upgrade is [`Error::NeedsUpgrade`].
+    fn with_checker<T>(
+        &self,
+        settings: CheckSettings,
+        f: impl FnOnce(&Checker<'_>) -> Result<T>,
+    ) -> Result<T> {
         let library = self.open_read()?;
-        // One state of the library for the whole check, whatever others add or remove meanwhile.
         library.hold_snapshot()?;
         let stale = library.stale_paragraphs()?;
         if stale > 0 {
@@ -401,36 +484,113 @@ impl Engine {
         }
         let index = self.index(library.as_ref())?;
         let checker = Checker::new(library.as_ref(), &index, self.fingerprinter(), settings);
+        f(&checker)
+    }
+
+    /// Compare a class's submissions (files and folders) with each other, without adding them to the
+    /// library; with [`CompareOptions::with_library`], check each against the library too. Files that
+    /// cannot be read are in the run with their error; a template that cannot be read is an error.
+    /// Progress counts files read, then files compared (`total` is twice the number of files).
+    pub fn compare(
+        &self,
+        inputs: &[PathBuf],
+        options: &CompareOptions,
+        progress: &mut dyn FnMut(Progress<'_>),
+        cancel: &AtomicBool,
+    ) -> Result<CompareRun> {
+        let check = CheckOptions {
+            method: Method::Verified,
+            ..options.check.clone()
+        };
+        let (settings, extract_options) = check.validate()?;
+        let templates: Vec<(String, Vec<String>)> = options
+            .templates
+            .iter()
+            .map(|path| {
+                let read = extract::extract_file(path, &extract_options).map_err(Error::from)?;
+                Ok((path.display().to_string(), paragraph_texts(read)))
+            })
+            .collect::<Result<_>>()?;
         let (files, unreadable) = discover::collect_files(inputs);
-        let mut documents: Vec<CheckedDocument> = unreadable
+        let mut submissions: Vec<Submission> = unreadable
             .into_iter()
-            .map(|e| {
-                let path = e.path().to_path_buf();
-                CheckedDocument::failed(&path, e.into())
+            .map(|e| Submission {
+                file: e.path().display().to_string(),
+                paragraphs: Err(Arc::new(e.into())),
             })
             .collect();
-        for (i, file) in files.iter().enumerate() {
+        let total = files.len() * 2;
+        // Read in parallel, a chunk at a time, reporting after each chunk.
+        for chunk in files.chunks(16) {
             if cancel.load(Ordering::Relaxed) {
                 return Err(Error::Cancelled);
             }
-            let outcome = extract::extract_file(file, &extract_options)
-                .map_err(Error::from)
-                .and_then(|d| {
-                    let texts: Vec<String> = d.paragraphs.into_iter().map(|b| b.text).collect();
-                    checker.check(&texts)
+            let read: Vec<Submission> = chunk
+                .par_iter()
+                .map(|file| Submission {
+                    file: file.display().to_string(),
+                    paragraphs: extract::extract_file(file, &extract_options)
+                        .map(paragraph_texts)
+                        .map_err(|e| Arc::new(Error::from(e))),
+                })
+                .collect();
+            submissions.extend(read);
+            if let Some(last) = chunk.last() {
+                progress(Progress {
+                    done: submissions.len().min(files.len()),
+                    total,
+                    path: last,
                 });
-            documents.push(CheckedDocument::new(file, outcome));
-            progress(Progress {
-                done: i + 1,
-                total: files.len(),
-                path: file,
-            });
+            }
         }
-        Ok(CheckRun {
-            method: settings.method,
-            threshold: options.threshold(),
-            top: options.top,
-            documents,
+        let first = submissions.len() - files.len();
+        let class = class::compare(
+            &submissions,
+            &templates,
+            self.fingerprinter(),
+            settings,
+            &mut |done, _, d| {
+                if let Some(file) = d.checked_sub(first).and_then(|i| files.get(i)) {
+                    progress(Progress {
+                        done: files.len() + done.saturating_sub(first),
+                        total,
+                        path: file,
+                    });
+                }
+            },
+            cancel,
+        )?;
+        let library = if options.with_library {
+            Some(self.with_checker(settings, |checker| {
+                let documents = submissions
+                    .iter()
+                    .map(|s| CheckedDocument {
+                        file: s.file.clone(),
+                        outcome: match &s.paragraphs {
+                            Ok(texts) => checker.check(texts).map_err(Arc::new),
+                            Err(e) => Err(Arc::clone(e)),
+                        },
+                    })
+                    .collect();
+                Ok(CheckRun {
+                    method: settings.method,
+                    threshold: check.threshold(),
+                    top: check.top,
+                    documents,
+                })
+            })?)
+        } else {
+            None
+        };
+        Ok(CompareRun {
+            unread: submissions
+                .iter()
+                .filter_map(|s| s.paragraphs.as_ref().err().map(Arc::clone))
+                .collect(),
+            threshold: check.threshold(),
+            templates: templates.into_iter().map(|(f, _)| f).collect(),
+            class,
+            library,
         })
     }
 
@@ -451,6 +611,11 @@ impl Engine {
         *cached = Some((generation, Arc::clone(&index)));
         Ok(index)
     }
+}
+
+/// The texts of a document's paragraphs.
+fn paragraph_texts(read: Extracted) -> Vec<String> {
+    read.paragraphs.into_iter().map(|b| b.text).collect()
 }
 
 #[cfg(test)]

@@ -1,7 +1,8 @@
 //! Tongwen's engine: reads documents into paragraphs (`extract`), turns paragraphs into normalised text,
 //! tokens and units (`text`), fingerprints them (`fingerprint`), keeps the library (`library`, behind the
 //! `Store` trait; SQLite now), adds to it (`ingest`, the write path), checks submissions against it
-//! (`check`, the read path) and renders reports (`report`). [`Engine`] (`engine`) is the one entry point
+//! (`check`, the read path), compares a class's submissions with each other (`class`) and renders
+//! reports (`report`). [`Engine`] (`engine`) is the one entry point
 //! the front ends use: every use case, its settings and their defaults are there.
 //!
 //! Modules import only those before them in that order (`tests/layers.rs` checks it).
@@ -10,6 +11,7 @@
 //! thin layers over this crate.
 
 pub mod check;
+pub mod class;
 pub mod engine;
 pub mod error;
 pub mod extract;

@@ -1,7 +1,7 @@
 //! The engine's imports run one way, along the data's way:
 //!
 //! ```text
-//! extract → error → files | text → fingerprint → library → ingest | check → report → engine
+//! extract → error → files | text → fingerprint → library → ingest | check → class → report → engine
 //! ```
 //!
 //! A module may name (through `crate::…`) only modules to its left; `ingest` (the write path) and `check`
@@ -22,8 +22,9 @@ const LAYERS: &[(&str, u32)] = &[
     ("library", 4),
     ("ingest", 5),
     ("check", 5),
-    ("report", 6),
-    ("engine", 7),
+    ("class", 6),
+    ("report", 7),
+    ("engine", 8),
 ];
 
 /// Names the crate root re-exports or defines, and the module each belongs to (`None`: the root itself,

@@ -177,6 +177,11 @@ impl Index {
         self.simhash[slot as usize]
     }
 
+    /// Every stored shingle key (a key held by several paragraphs comes once per paragraph).
+    pub fn keys(&self) -> impl Iterator<Item = u32> + '_ {
+        self.keys.iter().copied()
+    }
+
     /// Bytes held (vector lengths; allocator overhead aside).
     pub fn memory(&self) -> IndexMemory {
         IndexMemory {
@@ -208,8 +213,14 @@ impl Index {
     }
 
     /// The `n` paragraphs sharing the most shingle keys with `keys` (at least `min_shared`), most first,
-    /// ties by slot.
-    pub fn shortlist(&self, keys: &[u32], min_shared: u32, n: usize) -> Vec<(Slot, u32)> {
+    /// ties by slot; paragraphs of document `exclude` are left out.
+    pub fn shortlist(
+        &self,
+        keys: &[u32],
+        min_shared: u32,
+        n: usize,
+        exclude: Option<i64>,
+    ) -> Vec<(Slot, u32)> {
         let limit = self.common_limit();
         // Shared keys per paragraph (the submission's keys are distinct).
         let mut counts: FxHashMap<Slot, u32> = FxHashMap::default();
@@ -223,22 +234,32 @@ impl Index {
         }
         let mut out: Vec<(Slot, u32)> = counts
             .into_iter()
-            .filter(|&(_, shared)| shared >= min_shared)
+            .filter(|&(slot, shared)| {
+                shared >= min_shared && exclude != Some(self.document_ids[slot as usize])
+            })
             .collect();
         out.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
         out.truncate(n);
         out
     }
 
-    /// The `n` paragraphs with the smallest Hamming distance to `fingerprint`, nearest first, ties by slot.
-    pub fn nearest(&self, fingerprint: u64, max_hamming: u32, n: usize) -> Vec<(Slot, u32)> {
+    /// The `n` paragraphs with the smallest Hamming distance to `fingerprint`, nearest first, ties by slot;
+    /// paragraphs of document `exclude` are left out.
+    pub fn nearest(
+        &self,
+        fingerprint: u64,
+        max_hamming: u32,
+        n: usize,
+        exclude: Option<i64>,
+    ) -> Vec<(Slot, u32)> {
         let mut out: Vec<(Slot, u32)> = self
             .simhash
             .iter()
             .enumerate()
             .filter_map(|(slot, &f)| {
                 let h = hamming(f, fingerprint);
-                (h <= max_hamming).then_some((slot as Slot, h))
+                (h <= max_hamming && exclude != Some(self.document_ids[slot]))
+                    .then_some((slot as Slot, h))
             })
             .collect();
         out.sort_unstable_by(|a, b| a.1.cmp(&b.1).then(a.0.cmp(&b.0)));
@@ -272,10 +293,13 @@ mod tests {
         assert_eq!(index.postings(0x8000_0000), &[0, 2]);
         assert_eq!(index.postings(3), &[] as &[Slot]);
         assert_eq!(
-            index.shortlist(&[7, u32::MAX, 0x8000_0000], 1, 10),
+            index.shortlist(&[7, u32::MAX, 0x8000_0000], 1, 10, None),
             vec![(0, 3), (1, 2), (2, 1)]
         );
-        assert_eq!(index.shortlist(&[7, u32::MAX], 2, 10), vec![(0, 2), (1, 2)]);
+        assert_eq!(
+            index.shortlist(&[7, u32::MAX], 2, 10, None),
+            vec![(0, 2), (1, 2)]
+        );
         assert_eq!(index.paragraph_id(2), 102);
         assert_eq!(index.memory().keys, 10);
     }

@@ -26,7 +26,7 @@ use serde::Serialize;
 
 use crate::error::Result;
 use crate::fingerprint::{hamming, shingles, similarity, Fingerprinter};
-use crate::library::{SourceParagraph, Store};
+use crate::library::{SourceParagraph, Sources};
 use crate::text::{units, Unit};
 
 pub use align::{AlignParams, AlignSettings};
@@ -141,6 +141,8 @@ pub struct ParagraphResult {
 /// What a comparison method needs to see of the library.
 struct Context<'a> {
     index: &'a Index,
+    /// Paragraphs of this document are never candidates (a class's submission against the others).
+    exclude_document: Option<i64>,
     fingerprinter: &'a Fingerprinter,
     settings: &'a CheckSettings,
 }
@@ -192,9 +194,12 @@ impl Comparison for Verified {
         let keys = shingles::winnowed(&units);
         let expected = keys.len();
         let min_shared = if expected >= 4 { 2 } else { 1 };
-        let list = cx
-            .index
-            .shortlist(&keys, min_shared, cx.settings.candidates);
+        let list = cx.index.shortlist(
+            &keys,
+            min_shared,
+            cx.settings.candidates,
+            cx.exclude_document,
+        );
         let best = list.first().map_or(0, |c| c.1);
         let floor = (expected as f64 * MIN_SHARED_FRACTION).ceil() as u32;
         let candidates = list
@@ -243,7 +248,7 @@ impl Comparison for Simhash {
         let print = cx.fingerprinter.simhash(text);
         let candidates = cx
             .index
-            .nearest(print, 64, cx.settings.keep)
+            .nearest(print, 64, cx.settings.keep, cx.exclude_document)
             .into_iter()
             .map(|(slot, _)| slot)
             .collect();
@@ -279,9 +284,9 @@ impl Method {
     }
 }
 
-/// Checks documents against an open library.
+/// Checks documents against an open library (or any other [`Sources`] with its [`Index`]).
 pub struct Checker<'a> {
-    library: &'a dyn Store,
+    library: &'a dyn Sources,
     index: &'a Index,
     fingerprinter: &'a Fingerprinter,
     settings: CheckSettings,
@@ -289,7 +294,7 @@ pub struct Checker<'a> {
 
 impl<'a> Checker<'a> {
     pub fn new(
-        library: &'a dyn Store,
+        library: &'a dyn Sources,
         index: &'a Index,
         fingerprinter: &'a Fingerprinter,
         settings: CheckSettings,
@@ -304,9 +309,20 @@ impl<'a> Checker<'a> {
 
     /// Check a document's paragraphs.
     pub fn check(&self, paragraphs: &[String]) -> Result<Vec<ParagraphResult>> {
+        self.check_excluding(paragraphs, None)
+    }
+
+    /// Check a document's paragraphs, never matching those of document `exclude` (the document itself,
+    /// when it is also in the index).
+    pub fn check_excluding(
+        &self,
+        paragraphs: &[String],
+        exclude: Option<i64>,
+    ) -> Result<Vec<ParagraphResult>> {
         let method = self.settings.method.comparison();
         let cx = Context {
             index: self.index,
+            exclude_document: exclude,
             fingerprinter: self.fingerprinter,
             settings: &self.settings,
         };

@@ -149,7 +149,14 @@ pub struct RefingerprintProgress {
 
 /// What the engine needs of a library, whatever holds it. The SQLite [`Library`] is the first
 /// implementation; checking, adding and listing go through this trait only.
-pub trait Store: Send {
+/// Where the checker reads the texts of the paragraphs it shortlisted: a library, or a class's
+/// submissions held in memory (`class`).
+pub trait Sources {
+    /// Paragraphs with their documents' titles and paths, by paragraph id (unknown ids left out).
+    fn source_paragraphs(&self, ids: &[i64]) -> Result<HashMap<i64, SourceParagraph>>;
+}
+
+pub trait Store: Sources + Send {
     /// Where the library lives, as shown to the user (a file path, or a server's address).
     fn location(&self) -> String;
     /// All documents, oldest first.
@@ -163,8 +170,6 @@ pub trait Store: Send {
     fn hold_snapshot(&self) -> Result<()>;
     /// Every paragraph's fingerprints in flat arrays, with the generation they belong to.
     fn load_flat_prints(&self) -> Result<(Generation, FlatPrints)>;
-    /// Library paragraphs with their documents' titles and paths, by paragraph id (unknown ids left out).
-    fn source_paragraphs(&self, ids: &[i64]) -> Result<HashMap<i64, SourceParagraph>>;
     /// Where a saved checking index of this library may be kept, if anywhere.
     fn index_path(&self) -> Option<PathBuf>;
     /// Paragraphs whose stored fingerprints were made by another version of the definition.
@@ -452,6 +457,70 @@ impl Library {
     }
 }
 
+impl Sources for Library {
+    /// Many library paragraphs with their documents' titles and paths, keyed by paragraph id (unknown ids
+    /// are left out). Read in id order, so neighbouring rows share B-tree pages, with each document's
+    /// title and path read once.
+    fn source_paragraphs(&self, ids: &[i64]) -> Result<HashMap<i64, SourceParagraph>> {
+        let mut sorted = ids.to_vec();
+        sorted.sort_unstable();
+        sorted.dedup();
+        // One read transaction: in WAL mode every statement outside one takes and drops the read lock.
+        let tx = self.read_transaction()?;
+        let conn = tx.as_deref().unwrap_or(&self.conn);
+        let mut paragraph = conn
+            .prepare_cached("SELECT document_id, idx, text FROM paragraphs WHERE id = ?1")
+            .map_err(|e| db(&self.path, e))?;
+        let mut document = conn
+            .prepare_cached("SELECT title, path FROM documents WHERE id = ?1")
+            .map_err(|e| db(&self.path, e))?;
+        let mut documents: HashMap<i64, (String, String)> = HashMap::new();
+        let mut out = HashMap::with_capacity(sorted.len());
+        for id in sorted {
+            let row = paragraph
+                .query_row([id], |r| {
+                    Ok((
+                        r.get::<_, i64>(0)?,
+                        r.get::<_, i64>(1)?,
+                        r.get::<_, String>(2)?,
+                    ))
+                })
+                .optional()
+                .map_err(|e| db(&self.path, e))?;
+            let Some((document_id, idx, text)) = row else {
+                continue;
+            };
+            let (title, path) = match documents.entry(document_id) {
+                Entry::Occupied(e) => e.into_mut(),
+                Entry::Vacant(v) => {
+                    let doc = document
+                        .query_row([document_id], |r| Ok((r.get(0)?, r.get(1)?)))
+                        .optional()
+                        .map_err(|e| db(&self.path, e))?;
+                    let Some(doc) = doc else { continue };
+                    v.insert(doc)
+                }
+            };
+            out.insert(
+                id,
+                SourceParagraph {
+                    paragraph_id: id,
+                    document_id,
+                    document_title: title.clone(),
+                    document_path: path.clone(),
+                    index: idx as u32,
+                    text,
+                },
+            );
+        }
+        drop((paragraph, document));
+        if let Some(tx) = tx {
+            tx.commit().map_err(|e| db(&self.path, e))?;
+        }
+        Ok(out)
+    }
+}
+
 impl Store for Library {
     fn location(&self) -> String {
         self.path.display().to_string()
@@ -575,68 +644,6 @@ impl Store for Library {
             tx.commit().map_err(|e| db(&self.path, e))?;
         }
         Ok((generation, flat))
-    }
-
-    /// Many library paragraphs with their documents' titles and paths, keyed by paragraph id (unknown ids
-    /// are left out). Read in id order, so neighbouring rows share B-tree pages, with each document's
-    /// title and path read once.
-    fn source_paragraphs(&self, ids: &[i64]) -> Result<HashMap<i64, SourceParagraph>> {
-        let mut sorted = ids.to_vec();
-        sorted.sort_unstable();
-        sorted.dedup();
-        // One read transaction: in WAL mode every statement outside one takes and drops the read lock.
-        let tx = self.read_transaction()?;
-        let conn = tx.as_deref().unwrap_or(&self.conn);
-        let mut paragraph = conn
-            .prepare_cached("SELECT document_id, idx, text FROM paragraphs WHERE id = ?1")
-            .map_err(|e| db(&self.path, e))?;
-        let mut document = conn
-            .prepare_cached("SELECT title, path FROM documents WHERE id = ?1")
-            .map_err(|e| db(&self.path, e))?;
-        let mut documents: HashMap<i64, (String, String)> = HashMap::new();
-        let mut out = HashMap::with_capacity(sorted.len());
-        for id in sorted {
-            let row = paragraph
-                .query_row([id], |r| {
-                    Ok((
-                        r.get::<_, i64>(0)?,
-                        r.get::<_, i64>(1)?,
-                        r.get::<_, String>(2)?,
-                    ))
-                })
-                .optional()
-                .map_err(|e| db(&self.path, e))?;
-            let Some((document_id, idx, text)) = row else {
-                continue;
-            };
-            let (title, path) = match documents.entry(document_id) {
-                Entry::Occupied(e) => e.into_mut(),
-                Entry::Vacant(v) => {
-                    let doc = document
-                        .query_row([document_id], |r| Ok((r.get(0)?, r.get(1)?)))
-                        .optional()
-                        .map_err(|e| db(&self.path, e))?;
-                    let Some(doc) = doc else { continue };
-                    v.insert(doc)
-                }
-            };
-            out.insert(
-                id,
-                SourceParagraph {
-                    paragraph_id: id,
-                    document_id,
-                    document_title: title.clone(),
-                    document_path: path.clone(),
-                    index: idx as u32,
-                    text,
-                },
-            );
-        }
-        drop((paragraph, document));
-        if let Some(tx) = tx {
-            tx.commit().map_err(|e| db(&self.path, e))?;
-        }
-        Ok(out)
     }
 }
 

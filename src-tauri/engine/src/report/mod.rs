@@ -6,6 +6,7 @@
 //! flagged paragraphs' characters). Offsets in `spans` are Unicode scalar values into the paragraph texts
 //! as reported.
 
+pub mod class;
 pub mod html;
 mod lang;
 pub mod text;
@@ -22,6 +23,7 @@ use serde::Serialize;
 use crate::check::{covered_chars, Method, ParagraphResult, SpanPair};
 use crate::error::{Error, ErrorInfo};
 use crate::text::non_ws_chars;
+pub use crate::text::utf16_range;
 
 /// The outcome of checking one submitted file.
 #[derive(Debug, Clone)]
@@ -138,27 +140,6 @@ impl ReportSpan {
             source_utf16: utf16_range(source, span.source),
         }
     }
-}
-
-/// Convert a `[start, end)` range in Unicode scalar values to UTF-16 code units.
-pub fn utf16_range(text: &str, range: [usize; 2]) -> [usize; 2] {
-    let mut out = [0, 0];
-    let mut units = 0;
-    for (i, c) in text.chars().enumerate() {
-        if i == range[0] {
-            out[0] = units;
-        }
-        if i == range[1] {
-            out[1] = units;
-            return out;
-        }
-        units += c.len_utf16();
-    }
-    if range[0] >= text.chars().count() {
-        out[0] = units;
-    }
-    out[1] = units;
-    out
 }
 
 impl Report {
@@ -302,18 +283,5 @@ fn document(threshold: f64, top: usize, doc: &CheckedDocument) -> DocumentReport
         paragraphs,
         error: None,
         error_info: None,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn utf16_ranges_count_astral_characters_twice() {
-        // 𠀀 (U+20000) is one scalar value and two UTF-16 code units.
-        assert_eq!(utf16_range("a𠀀bc", [1, 3]), [1, 4]);
-        assert_eq!(utf16_range("a𠀀bc", [2, 4]), [3, 5]);
-        assert_eq!(utf16_range("抄袭", [0, 2]), [0, 2]);
     }
 }

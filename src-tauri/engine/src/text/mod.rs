@@ -9,3 +9,37 @@ pub mod units;
 pub use normalize::{non_ws_chars, normalize};
 pub use tokens::Tokenizer;
 pub use units::{units, units_and_normalized, ReadParagraph, Unit};
+
+/// Convert a `[start, end)` range in Unicode scalar values to UTF-16 code units.
+pub fn utf16_range(text: &str, range: [usize; 2]) -> [usize; 2] {
+    let mut out = [0, 0];
+    let mut units = 0;
+    for (i, c) in text.chars().enumerate() {
+        if i == range[0] {
+            out[0] = units;
+        }
+        if i == range[1] {
+            out[1] = units;
+            return out;
+        }
+        units += c.len_utf16();
+    }
+    if range[0] >= text.chars().count() {
+        out[0] = units;
+    }
+    out[1] = units;
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn utf16_ranges_count_astral_characters_twice() {
+        // 𠀀 (U+20000) is one scalar value and two UTF-16 code units.
+        assert_eq!(utf16_range("a𠀀bc", [1, 3]), [1, 4]);
+        assert_eq!(utf16_range("a𠀀bc", [2, 4]), [3, 5]);
+        assert_eq!(utf16_range("抄袭", [0, 2]), [0, 2]);
+    }
+}
