@@ -31,6 +31,9 @@ pub fn configure<R: tauri::Runtime>(
                 commands::check::report,
                 commands::check::export_html,
                 commands::check::demo,
+                commands::class::class_compare,
+                commands::class::class_report,
+                commands::class::class_export_html,
                 commands::settings::settings_get,
                 commands::settings::settings_set,
             ]);

@@ -1,5 +1,5 @@
 //! The app's shared state: the engine over the library the settings name (replaced when the location
-//! changes), the settings, the last check (so the threshold slider re-filters without re-checking), and
+//! changes), the settings, the last check and the last class comparison (so the threshold slider re-filters without re-checking), and
 //! the cancel flag of the running operation. Nothing here opens the library: the engine does, per
 //! command, so a library that cannot be opened never stops the app.
 
@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use serde::{Deserialize, Serialize};
 use tongwen_engine::check::Method;
-use tongwen_engine::engine::{CheckRun, LibraryLocation};
+use tongwen_engine::engine::{CheckRun, CompareRun, LibraryLocation};
 use tongwen_engine::error::ErrorKind;
 use tongwen_engine::{files, Engine};
 
@@ -30,6 +30,8 @@ pub struct AppState {
     pub settings: Mutex<Settings>,
     pub settings_file: PathBuf,
     pub last_check: Mutex<Option<CheckRun>>,
+    /// The last class comparison (so the threshold re-groups it without comparing again).
+    pub last_class: Mutex<Option<CompareRun>>,
     pub cancel: AtomicBool,
     /// Where the bundled demo documents are unpacked.
     pub demo_dir: PathBuf,
@@ -67,6 +69,7 @@ impl AppState {
             settings: Mutex::new(settings),
             settings_file,
             last_check: Mutex::new(None),
+            last_class: Mutex::new(None),
             cancel: AtomicBool::new(false),
             demo_dir: data_dir.join("demo"),
         })

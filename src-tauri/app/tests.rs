@@ -178,6 +178,76 @@ fn add_list_check_refilter_export_remove() {
 }
 
 #[test]
+fn a_class_is_compared_regrouped_and_exported_without_touching_the_library() {
+    let t = app();
+    let other =
+        "图形界面的设计需要兼顾美观与效率，良好的快捷键布局可以显著减少用户的操作步骤和等待时间。";
+    let template =
+        "本人郑重声明：所呈交的课程论文是本人独立完成的，文中引用他人成果之处均已注明出处。";
+    t.file("class/a.txt", format!("{template}\n\n{ZH}\n\n{EVIL}\n"));
+    t.file("class/b.docx", docx(&[template, other, ZH]));
+    t.file("class/c.txt", format!("{template}\n\n{other}\n\n{EVIL}\n"));
+    t.file("class/broken.docx", b"PK\x03\x04 not a zip");
+    let prompt = t.file("prompt.txt", format!("{template}\n"));
+    let folder = t.dir.path().join("class").display().to_string();
+    let report = t
+        .call(
+            "class_compare",
+            json!({"paths": [folder], "templates": [prompt], "onProgress": CHANNEL}),
+        )
+        .unwrap();
+    let docs = report["documents"].as_array().unwrap();
+    assert_eq!(docs.len(), 4);
+    let broken = docs
+        .iter()
+        .find(|d| d["file"].as_str().unwrap().ends_with("broken.docx"));
+    assert_eq!(broken.unwrap()["error_info"]["kind"], "corrupt_docx");
+    let pairs: Vec<(String, String)> = report["pairs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            let name = |k: &str| {
+                p[k].as_str()
+                    .unwrap()
+                    .rsplit('/')
+                    .next()
+                    .unwrap()
+                    .to_string()
+            };
+            (name("a"), name("b"))
+        })
+        .collect();
+    // The template is in every file, but only copied text makes a pair.
+    assert_eq!(pairs.len(), 3, "{report}");
+    for pair in [("a.txt", "b.docx"), ("b.docx", "c.txt"), ("a.txt", "c.txt")] {
+        assert!(pairs.contains(&(pair.0.into(), pair.1.into())), "{pairs:?}");
+    }
+    let span = &report["pairs"][0]["matches"][0]["spans"][0];
+    assert!(span["a_utf16"].is_array() && span["b_utf16"].is_array());
+    assert_eq!(report["clusters"][0]["files"].as_array().unwrap().len(), 3);
+    // Re-grouped at a threshold no pair reaches, without comparing again.
+    let strict = t.call("class_report", json!({"threshold": 1.0})).unwrap();
+    assert_eq!(strict["clusters"], json!([]));
+    assert_eq!(strict["pairs"].as_array().unwrap().len(), 3);
+    let out = t.dir.path().join("class.html");
+    t.call(
+        "class_export_html",
+        json!({"path": out.display().to_string(), "lang": "zh"}),
+    )
+    .unwrap();
+    let html = std::fs::read_to_string(&out).unwrap();
+    assert!(html.contains("班级互查") && html.contains("b.docx"));
+    assert!(
+        html.contains("&lt;img src=x onerror=alert(1)&gt;"),
+        "the shared passage is shown"
+    );
+    assert!(!html.contains("<img") && !html.contains("<script"));
+    assert_eq!(t.call("library_list", json!({})).unwrap(), json!([]));
+    assert!(!t.dir.path().join("data").join("library.sqlite").exists());
+}
+
+#[test]
 fn errors_cross_as_code_and_message() {
     let t = app();
     let e = t.call("report", json!({"threshold": 0.5})).unwrap_err();

@@ -2,6 +2,7 @@
 //! blocking thread and reports progress through a `tauri::ipc::Channel`.
 
 pub mod check;
+pub mod class;
 pub mod library;
 pub mod settings;
 
