@@ -1,6 +1,9 @@
-//! What Tongwen's benchmarks share: the corpus they measure on and synthetic library paragraphs. Nothing
+//! What Tongwen's benchmarks share: the corpus they measure on, synthetic library paragraphs, synthetic
+//! classes and the plot. Nothing
 //! in the product depends on this crate.
 
+pub mod class;
+pub mod plot;
 pub mod synthetic;
 
 use std::path::PathBuf;
