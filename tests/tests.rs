@@ -5,4 +5,5 @@ mod cli;
 mod cross_script;
 mod eval_dev;
 mod extract;
+mod patchwriting;
 mod util;

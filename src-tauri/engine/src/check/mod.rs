@@ -35,11 +35,14 @@ pub use index::Index;
 /// Shortlist pruning: a candidate is verified only if it shares at least `1 / BEST_SHARED_RATIO` as many
 /// keys as the paragraph's best candidate ...
 pub const BEST_SHARED_RATIO: u32 = 4;
-/// ... and at least this share of the keys a whole copy would share (the paragraph's winnowed keys): a
-/// source that shares less holds under about a tenth of the paragraph, below any useful threshold.
-/// Library paragraphs of the same field share stock phrases with most submissions; without these two
-/// floors each of them costs a database read and an alignment.
+/// ... and at least this share of the keys a whole copy would share (the paragraph's winnowed keys) ...
 pub const MIN_SHARED_FRACTION: f64 = 0.1;
+/// ... or, in a long paragraph, at least this many keys: what a copied passage of 13 Chinese characters
+/// or 10 words always shares (its 10 or 8 shingles hold 2 disjoint winnowing windows, each keeping one
+/// key), so a copied sentence inside one's own paragraph is verified however long the paragraph.
+/// Library paragraphs of the same field share stock phrases with most submissions; without these
+/// floors each of them costs a database read and an alignment.
+pub const MIN_PASSAGE_KEYS: u32 = 2;
 
 /// How paragraphs are compared.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
@@ -201,7 +204,7 @@ impl Comparison for Verified {
             cx.exclude_document,
         );
         let best = list.first().map_or(0, |c| c.1);
-        let floor = (expected as f64 * MIN_SHARED_FRACTION).ceil() as u32;
+        let floor = ((expected as f64 * MIN_SHARED_FRACTION).ceil() as u32).min(MIN_PASSAGE_KEYS);
         let candidates = list
             .into_iter()
             .take_while(|&(_, shared)| shared * BEST_SHARED_RATIO >= best && shared >= floor)

@@ -58,6 +58,7 @@ h1{font-size:1.5rem}h2{font-size:1.2rem;margin-top:2.5rem;border-bottom:1px soli
 table{border-collapse:collapse;width:100%;margin:.5rem 0}td,th{border:1px solid #ddd;padding:.4rem .6rem;vertical-align:top;text-align:left}
 th{background:#f5f5f7}.pair td{width:50%}mark{background:#ffd6a0;padding:0}
 .para{margin:.8rem 0;padding:.5rem .8rem;border-left:4px solid #ccc}.para.flagged{border-left-color:#d9480f;background:#fff8f3}
+.para.passage{border-left-color:#f0a577}.para.passage mark{background:#ffe9d1}
 .sim{font-weight:600;color:#d9480f}.error{color:#b00020;font-weight:600}
 @media print{body{margin:0}.para{break-inside:avoid}}";
 
@@ -137,6 +138,28 @@ fn document(out: &mut String, doc: &DocumentReport, lang: Lang) {
         out.push_str("</table>\n");
     }
     for p in &doc.paragraphs {
+        if !p.flagged && !p.passages.is_empty() {
+            // Copied passages below the threshold: counted, highlighted in a lighter colour.
+            let spans: Vec<[usize; 2]> = p
+                .passages
+                .iter()
+                .flat_map(|m| m.spans.iter().map(|s| s.submission))
+                .collect();
+            let sources: Vec<String> = p
+                .passages
+                .iter()
+                .map(|m| format!("{} ¶{}", escape(&m.source_title), m.source_paragraph + 1))
+                .collect();
+            let _ = writeln!(
+                out,
+                "<div class=\"para passage\"><span class=\"meta\">¶{}</span> {}<br><span class=\"meta\">{} {}</span></div>",
+                p.index + 1,
+                highlight(&p.text, &spans),
+                l("Copied passages from", "复制片段来自"),
+                sources.join(" · ")
+            );
+            continue;
+        }
         if !p.flagged {
             let _ = writeln!(
                 out,

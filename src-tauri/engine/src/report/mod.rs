@@ -20,7 +20,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::check::{covered_chars, Method, ParagraphResult, SpanPair};
+use crate::check::{covered_chars, Match, Method, ParagraphResult, SpanPair};
 use crate::error::{Error, ErrorInfo};
 use crate::text::non_ws_chars;
 pub use crate::text::utf16_range;
@@ -102,10 +102,14 @@ pub struct ParagraphReport {
     /// Copied characters of this paragraph (union over its reported matches).
     pub copied_chars: usize,
     pub chars: usize,
+    /// Matches at or above the threshold, best first (at most `top`).
     pub matches: Vec<MatchReport>,
+    /// Matches below the threshold whose copied passages still count in the figures, best first (at
+    /// most `top`): a copied sentence inside the writer's own paragraph.
+    pub passages: Vec<MatchReport>,
 }
 
-/// A reported match (at or above the threshold).
+/// A match as reported: in `matches` (at or above the threshold) or in `passages` (below it).
 #[derive(Debug, Clone, Serialize)]
 pub struct MatchReport {
     pub source_path: String,
@@ -191,20 +195,28 @@ fn document(threshold: f64, top: usize, doc: &CheckedDocument) -> DocumentReport
     let mut per_source: BTreeMap<i64, (String, String, usize, usize)> = BTreeMap::new();
     let mut paragraphs = Vec::with_capacity(results.len());
     for (index, p) in results.iter().enumerate() {
-        let kept: Vec<_> = p
+        // Every passage counts (the 13-character rule): the threshold decides only which paragraphs are
+        // flagged and which matches are listed as such.
+        // Below the threshold only copied passages count: a whole-paragraph method's match there is only
+        // a distance.
+        let (kept, below): (Vec<&Match>, Vec<&Match>) = p
             .matches
             .iter()
-            .filter(|m| m.similarity >= threshold - 1e-9)
+            .partition(|m| m.similarity >= threshold - 1e-9);
+        let below: Vec<&Match> = below
+            .into_iter()
+            .filter(|m| !m.spans().is_empty())
             .collect();
+        let counted: Vec<&Match> = kept.iter().chain(&below).copied().collect();
         let chars = non_ws_chars(&p.text);
         total += chars;
-        let ranges_of = |ms: &[&crate::check::Match]| -> Vec<[usize; 2]> {
+        let ranges_of = |ms: &[&Match]| -> Vec<[usize; 2]> {
             ms.iter().flat_map(|m| m.covered_ranges()).collect()
         };
-        let (para_copied, _) = covered_chars(&p.text, &ranges_of(&kept));
+        let (para_copied, _) = covered_chars(&p.text, &ranges_of(&counted));
         copied += para_copied;
-        let mut by_doc: BTreeMap<i64, Vec<&crate::check::Match>> = BTreeMap::new();
-        for m in &kept {
+        let mut by_doc: BTreeMap<i64, Vec<&Match>> = BTreeMap::new();
+        for m in &counted {
             by_doc.entry(m.source.document_id).or_default().push(m);
         }
         for (doc_id, ms) in by_doc {
@@ -220,31 +232,20 @@ fn document(threshold: f64, top: usize, doc: &CheckedDocument) -> DocumentReport
             e.2 += c;
             e.3 += 1;
         }
+        let listed = |ms: &[&Match]| -> Vec<MatchReport> {
+            ms.iter()
+                .take(top)
+                .map(|m| match_report(&p.text, m))
+                .collect()
+        };
         paragraphs.push(ParagraphReport {
             index,
             text: p.text.clone(),
             flagged: !kept.is_empty(),
             copied_chars: para_copied,
             chars,
-            matches: kept
-                .iter()
-                .take(top)
-                .map(|m| MatchReport {
-                    source_path: m.source.document_path.clone(),
-                    source_title: m.source.document_title.clone(),
-                    source_document: m.source.document_id,
-                    source_paragraph: m.source.index,
-                    source_text: m.source.text.clone(),
-                    similarity: round4(m.similarity),
-                    hamming: m.hamming,
-                    cross_script: script_of(&p.text) != script_of(&m.source.text),
-                    spans: m
-                        .spans()
-                        .iter()
-                        .map(|sp| ReportSpan::new(sp, &p.text, &m.source.text))
-                        .collect(),
-                })
-                .collect(),
+            matches: listed(&kept),
+            passages: listed(&below),
         });
     }
     let ratio = |c: usize| {
@@ -283,5 +284,107 @@ fn document(threshold: f64, top: usize, doc: &CheckedDocument) -> DocumentReport
         paragraphs,
         error: None,
         error_info: None,
+    }
+}
+
+fn match_report(text: &str, m: &Match) -> MatchReport {
+    MatchReport {
+        source_path: m.source.document_path.clone(),
+        source_title: m.source.document_title.clone(),
+        source_document: m.source.document_id,
+        source_paragraph: m.source.index,
+        source_text: m.source.text.clone(),
+        similarity: round4(m.similarity),
+        hamming: m.hamming,
+        cross_script: script_of(text) != script_of(&m.source.text),
+        spans: m
+            .spans()
+            .iter()
+            .map(|sp| ReportSpan::new(sp, text, &m.source.text))
+            .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::Extent;
+    use crate::library::SourceParagraph;
+
+    fn found(document_id: i64, similarity: f64, spans: &[[usize; 2]]) -> Match {
+        Match {
+            source: Arc::new(SourceParagraph {
+                paragraph_id: document_id * 10,
+                document_id,
+                document_title: format!("source {document_id}"),
+                document_path: format!("s{document_id}.txt"),
+                index: 0,
+                text: "来源段落的文字来源段落的文字来源段落的文字".into(),
+            }),
+            similarity,
+            hamming: 20,
+            extent: Extent::Spans(
+                spans
+                    .iter()
+                    .map(|&r| SpanPair {
+                        submission: r,
+                        source: [0, r[1] - r[0]],
+                    })
+                    .collect(),
+            ),
+        }
+    }
+
+    #[test]
+    fn every_copied_passage_counts_and_the_threshold_only_flags() {
+        // 40 characters each; paragraph 0 has one 14-character copied sentence (35 %), paragraph 1 one of
+        // 8 characters (20 %), paragraph 2 nothing.
+        let text = "一二三四五六七八九十".repeat(4);
+        let results = vec![
+            ParagraphResult {
+                text: text.clone(),
+                matches: vec![found(1, 0.35, &[[0, 14]])],
+            },
+            ParagraphResult {
+                text: text.clone(),
+                matches: vec![found(2, 0.2, &[[10, 18]])],
+            },
+            ParagraphResult {
+                text,
+                matches: vec![],
+            },
+        ];
+        let doc = CheckedDocument::new(Path::new("essay.txt"), Ok(results));
+        let report = Report::build(Method::Verified, 0.3, 3, std::slice::from_ref(&doc));
+        let d = &report.documents[0];
+        assert_eq!((d.copied_chars, d.total_chars), (22, 120));
+        assert_eq!(d.similarity_ratio, round4(22.0 / 120.0));
+        assert_eq!(d.flagged_paragraphs, 1);
+        assert_eq!(
+            d.sources.len(),
+            2,
+            "both sources are listed with their share"
+        );
+        let p = &d.paragraphs;
+        assert!(p[0].flagged && p[0].matches.len() == 1 && p[0].passages.is_empty());
+        assert!(!p[1].flagged && p[1].matches.is_empty() && p[1].passages.len() == 1);
+        assert_eq!(p[1].copied_chars, 8);
+        // At a higher threshold nothing is flagged, and the same characters count.
+        let strict = Report::build(Method::Verified, 0.5, 3, std::slice::from_ref(&doc));
+        assert_eq!(strict.documents[0].copied_chars, 22);
+        assert_eq!(strict.documents[0].flagged_paragraphs, 0);
+        // A whole-paragraph method's match below the threshold is only a distance: nothing counts.
+        let simhash = CheckedDocument::new(
+            Path::new("essay.txt"),
+            Ok(vec![ParagraphResult {
+                text: "一二三四五六七八九十".into(),
+                matches: vec![Match {
+                    extent: Extent::WholeParagraph,
+                    ..found(1, 0.7, &[])
+                }],
+            }]),
+        );
+        let r = Report::build(Method::Simhash, 0.8, 3, &[simhash]);
+        assert_eq!(r.documents[0].copied_chars, 0);
     }
 }

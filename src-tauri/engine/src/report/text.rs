@@ -1,5 +1,5 @@
-//! The terminal summary: per document its copy ratio, its main sources and each flagged paragraph with
-//! its best match.
+//! The terminal summary: per document its copy ratio, its main sources and each flagged paragraph (`*`)
+//! or paragraph with a copied passage below the threshold (`·`) with its best match.
 
 use std::borrow::Cow;
 use std::fmt::Write;
@@ -85,13 +85,16 @@ pub fn render(report: &Report, lang: Lang) -> String {
                 }
             );
         }
-        for p in doc.paragraphs.iter().filter(|p| p.flagged) {
-            let Some(best) = p.matches.first() else {
-                continue;
+        // Flagged paragraphs (`*`) and those with a copied passage below the threshold (`·`).
+        for p in &doc.paragraphs {
+            let (mark, best) = match (p.matches.first(), p.passages.first()) {
+                (Some(best), _) if p.flagged => ('*', best),
+                (_, Some(best)) => ('·', best),
+                _ => continue,
             };
             let _ = writeln!(
                 out,
-                "  ¶{:<3} {:5.1}%  {} ¶{}  {}",
+                "{mark} ¶{:<3} {:5.1}%  {} ¶{}  {}",
                 p.index + 1,
                 best.similarity * 100.0,
                 printable(&best.source_title),
