@@ -100,7 +100,7 @@ export const libraryUpgrade = (onProgress) => call('library_upgrade', { onProgre
 export const libraryAdd = (paths, onProgress) =>
   call('library_add', { paths, onProgress: progressChannel(onProgress) });
 
-/** Stops a running add, check, demo or library upgrade. */
+/** Stops a running add, check, demo, class comparison or library upgrade. */
 export const cancel = () => call('cancel');
 
 /** @returns {Promise<Document[]>} the removed documents */
@@ -124,6 +124,20 @@ export const settingsSet = (settings) => call('settings_set', { settings });
 
 /** Adds the bundled demo library and checks the demo submission. */
 export const demo = (onProgress) => call('demo', { onProgress: progressChannel(onProgress) });
+
+/**
+ * Compares a class's submissions (files or folders) with each other at the settings' threshold, never
+ * counting the text of `templates`. Progress counts files read, then files compared.
+ * @returns {Promise<ClassReport>}
+ */
+export const classCompare = (paths, templates, onProgress) =>
+  call('class_compare', { paths, templates, onProgress: progressChannel(onProgress) });
+
+/** The last class comparison with its groups recomputed at `threshold` (the pairs do not change). */
+export const classReport = (threshold) => call('class_report', { threshold });
+
+/** Writes the last class comparison, grouped at `threshold`, as HTML in `lang` ("zh" | "en"). */
+export const classExportHtml = (path, threshold, lang) => call('class_export_html', { path, threshold, lang });
 
 // ---- native dialogs (plugin-dialog's global API) ------------------------------------------------
 

@@ -1,12 +1,13 @@
 // Starts the interface: language, settings and library from Rust (updating a library made by an older
-// Tongwen first), the three tabs, and files dropped on the window (to the library on the Library tab,
-// checked on the Check tab).
+// Tongwen first), the four tabs, and files dropped on the window (to the library on the Library tab,
+// checked on the Check tab, compared with each other on the Class tab).
 
 import * as api from './api.js';
 import { $ } from './dom.js';
 import { applyI18n, detectLanguage, setLanguage, t } from './i18n.js';
 import * as store from './store.js';
 import { checkPaths, initCheckView, runDemo } from './views/check/check-view.js';
+import { comparePaths, initClassView } from './views/class/class-view.js';
 import { addPaths, initLibraryView, refreshLibrary } from './views/library/library-view.js';
 import { initUpgrade, upgradeIfNeeded } from './views/library/upgrade.js';
 import { initSettingsView } from './views/settings/settings-view.js';
@@ -53,6 +54,7 @@ function listenForDrops() {
         const tab = store.get('tab');
         if (tab === 'library') addPaths(paths);
         else if (tab === 'check') checkPaths(paths);
+        else if (tab === 'class') comparePaths(paths);
         else showStatus(dropText());
       }
     })
@@ -68,6 +70,7 @@ async function boot() {
 
   initLibraryView({ onDemo: () => runDemo({ refreshLibrary }) });
   initCheckView({ refreshLibrary });
+  initClassView();
   initSettingsView({ onSaved: onSettingsSaved });
   initUpgrade({ after: () => refreshLibrary().catch(showError) });
   showTab('library');

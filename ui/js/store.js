@@ -1,11 +1,12 @@
 // The interface's shared state: a few named values and the views that listen to them.
 //
-//   settings   Settings as Rust stored them
-//   lang       "zh" | "en", the language in use
-//   tab        "library" | "check" | "settings"
-//   documents  [Document], the library
-//   report     Report of the last check (or null), as re-filtered at `report.threshold`
-//   busy       true while an add, check or demo runs (one at a time)
+//   settings     Settings as Rust stored them
+//   lang         "zh" | "en", the language in use
+//   tab          "library" | "check" | "class" | "settings"
+//   documents    [Document], the library
+//   report       Report of the last check (or null), as re-filtered at `report.threshold`
+//   classReport  ClassReport of the last class comparison (or null), grouped at `classReport.threshold`
+//   busy         true while an add, check, demo, class comparison or update runs (one at a time)
 
 const state = {
   settings: null,
@@ -13,6 +14,7 @@ const state = {
   tab: 'library',
   documents: [],
   report: null,
+  classReport: null,
   busy: false,
 };
 

@@ -121,6 +121,18 @@ async fn click(driver: &WebDriver, id: &str) -> WebDriverResult<()> {
     e.click().await
 }
 
+/// Click the first element matching `css`, scrolled into the middle of the view first.
+async fn click_css(driver: &WebDriver, css: &str) -> WebDriverResult<()> {
+    let e = driver.find(By::Css(css)).await?;
+    driver
+        .execute(
+            "arguments[0].scrollIntoView({block: 'center'});",
+            vec![e.to_json()?],
+        )
+        .await?;
+    e.click().await
+}
+
 /// Move a range input the way a drag does: set its value and fire `input` and `change`.
 async fn set_slider(driver: &WebDriver, slider: &WebElement, value: &str) -> WebDriverResult<()> {
     driver
@@ -420,7 +432,8 @@ async fn scenario(driver: &WebDriver, home: &Path) -> WebDriverResult<()> {
         .await?;
     assert!(ran.json().is_null(), "injected code ran: {:?}", ran.json());
 
-    chinese_interface(driver, home).await
+    chinese_interface(driver, home).await?;
+    class_comparison(driver, home).await
 }
 
 /// With the interface in Chinese, an engine error is said in Chinese (from its kind, not Rust's English
@@ -471,5 +484,170 @@ async fn chinese_interface(driver: &WebDriver, home: &Path) -> WebDriverResult<(
         html.contains("未检测：") && html.contains("文件是空的"),
         "{html}"
     );
+    Ok(())
+}
+
+/// The Class tab (the interface is in Chinese by now): a folder of three submissions, two of which share
+/// two paragraphs, compared with each other; one pair, its passages marked side by side, re-grouped by the
+/// threshold, and the class report exported.
+async fn class_comparison(driver: &WebDriver, home: &Path) -> WebDriverResult<()> {
+    const SHARED: [&str; 2] = [
+        "秋天的校园里，银杏叶一片片落在通往图书馆的小路上，同学们踩着金黄的叶子去上早读课。",
+        "我最喜欢的地方是实验楼后面的小池塘，那里有几尾红鲤鱼，每到傍晚总有人蹲在岸边喂它们。",
+    ];
+    let folder = home.join("班级作业");
+    std::fs::create_dir_all(&folder).expect("class folder");
+    let submissions = [
+        (
+            "张三.txt",
+            [
+                "开学第一周，我参加了学校组织的新生见面会，认识了来自不同省份的许多新朋友。",
+                SHARED[0],
+                "周末我通常会去市里借两本小说，一边喝茶一边慢慢读完，再写一篇简短的读后感。",
+                SHARED[1],
+            ],
+        ),
+        (
+            "李四.txt",
+            [
+                "我的家乡在海边，小时候常和爷爷一起出海捕鱼，听他讲渔村里流传的老故事。",
+                SHARED[0],
+                SHARED[1],
+                "上大学以后，我终于学会了自己安排时间，也体会到独立生活的辛苦与乐趣。",
+            ],
+        ),
+        (
+            "王五.txt",
+            [
+                "高原上的冬天来得很早，十月底山顶就已经积了雪，牧民们开始把牛羊赶回冬季牧场。",
+                "父亲是一名乡村教师，三十年来一直在同一所小学教数学，孩子们都叫他老王。",
+                "这个寒假我打算学习编程，先从简单的网页做起，争取在春节前完成一个个人主页。",
+                "奶奶种的柿子树今年结了满满一树果子，我们摘下来晒成柿饼，分给左邻右舍。",
+            ],
+        ),
+    ];
+    for (name, paragraphs) in &submissions {
+        std::fs::write(folder.join(name), paragraphs.join("\n\n") + "\n")
+            .expect("write a submission");
+    }
+
+    driver.find(By::Id("tab-class")).await?.click().await?;
+    stub_dialog(driver, serde_json::json!([folder.display().to_string()])).await?;
+    click(driver, "class-choose").await?;
+    wait_for("the class's pair list", || async {
+        Ok(!driver
+            .find_all(By::Css("#class-pairs tbody tr"))
+            .await?
+            .is_empty()
+            && !driver
+                .find(By::Id("progress"))
+                .await?
+                .is_displayed()
+                .await?)
+    })
+    .await?;
+    let rows = driver.find_all(By::Css("#class-pairs tbody tr")).await?;
+    assert_eq!(rows.len(), 1, "exactly one pair shares text");
+    let a = text_of(driver, "#class-pairs tbody tr .pair-open").await?;
+    let b = text_of(driver, "#class-pairs tbody tr .pair-name").await?;
+    let mut names = [a.trim().to_string(), b.trim().to_string()];
+    names.sort();
+    assert_eq!(names, ["张三.txt", "李四.txt"], "the pair");
+    assert_eq!(
+        driver
+            .find_all(By::Css("#class-matrix td.pair"))
+            .await?
+            .len(),
+        2,
+        "one pair, two cells of the matrix"
+    );
+    assert_eq!(
+        driver.find_all(By::Css("#class-groups > li")).await?.len(),
+        1,
+        "one group at the settings' threshold"
+    );
+    screenshot(driver, "05-class").await;
+
+    // Side by side: the shared paragraphs, their text marked on both sides.
+    click_css(driver, "#class-pairs tbody tr .pair-open").await?;
+    wait_for("the pair side by side", || async {
+        driver
+            .find(By::Id("class-compare"))
+            .await?
+            .is_displayed()
+            .await
+    })
+    .await?;
+    // The middle of each shared paragraph is marked on both sides; the paragraphs not shared are not.
+    for side in ["a", "b"] {
+        let mut marked = Vec::new();
+        for mark in driver
+            .find_all(By::Css(format!("#class-compare .class-side-{side} mark")))
+            .await?
+        {
+            marked.push(mark.text().await?);
+        }
+        let marked = marked.join("|");
+        for middle in [
+            "银杏叶一片片落在通往图书馆",
+            "实验楼后面的小池塘，那里有几尾红鲤鱼",
+        ] {
+            assert!(marked.contains(middle), "side {side}: {middle} in {marked}");
+        }
+        assert!(
+            !marked.contains("见面会") && !marked.contains("渔村"),
+            "side {side}: {marked}"
+        );
+    }
+    screenshot(driver, "06-class-pair").await;
+    click(driver, "class-compare-back").await?;
+    wait_for("the pair list again", || async {
+        driver
+            .find(By::Id("class-pairs"))
+            .await?
+            .is_displayed()
+            .await
+    })
+    .await?;
+
+    // The threshold re-groups without comparing again: no group at 100%, the pair stays listed.
+    let slider = driver.find(By::Id("class-threshold")).await?;
+    set_slider(driver, &slider, "1").await?;
+    wait_for("no group at threshold 1", || async {
+        Ok(driver
+            .find_all(By::Css("#class-groups > li"))
+            .await?
+            .is_empty()
+            && driver
+                .find(By::Id("class-no-groups"))
+                .await?
+                .is_displayed()
+                .await?)
+    })
+    .await?;
+    assert_eq!(
+        driver
+            .find_all(By::Css("#class-pairs tbody tr"))
+            .await?
+            .len(),
+        1
+    );
+    set_slider(driver, &slider, "0.3").await?;
+    wait_for("the group back at 0.3", || async {
+        Ok(driver.find_all(By::Css("#class-groups > li")).await?.len() == 1)
+    })
+    .await?;
+
+    // The class report, exported through the save dialog (in Chinese, the interface's language).
+    let out = home.join("班级互查.html");
+    stub_dialog(driver, serde_json::json!(out.display().to_string())).await?;
+    click(driver, "class-export").await?;
+    wait_for("the exported class report", || async { Ok(out.is_file()) }).await?;
+    let html = std::fs::read_to_string(&out).expect("class report");
+    assert!(
+        html.contains("张三.txt") && html.contains("李四.txt"),
+        "both files named in {html}"
+    );
+    assert!(html.contains("班级互查"), "in Chinese");
     Ok(())
 }

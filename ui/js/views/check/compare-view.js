@@ -180,7 +180,7 @@ function render() {
 }
 
 /** "zh" when the text is mostly Chinese, so the browser picks CJK fonts and line breaking. */
-function guessLang(text) {
+export function guessLang(text) {
   const s = String(text ?? '');
   const han = (s.match(/\p{Script=Han}/gu) ?? []).length;
   return han > 0 && han * 3 >= s.replace(/\s/g, '').length ? 'zh' : 'en';

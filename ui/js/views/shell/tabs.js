@@ -1,9 +1,9 @@
-// The three tabs (#tab-library, #tab-check, #tab-settings) and their panels (#view-…).
+// The four tabs (#tab-library, #tab-check, #tab-class, #tab-settings) and their panels (#view-…).
 
 import { $ } from '../../dom.js';
 import * as store from '../../store.js';
 
-const TABS = ['library', 'check', 'settings'];
+const TABS = ['library', 'check', 'class', 'settings'];
 
 export function initTabs() {
   for (const name of TABS) {
