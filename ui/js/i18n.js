@@ -175,6 +175,7 @@ const en = {
   'report.compare': 'Compare',
   'report.matchedSources': 'Matching library paragraphs',
   'report.chip': '¶ {n} · {similarity}',
+  'report.passageNote': 'Copied passages below the threshold: counted in the ratio, not flagged.',
   'report.docError': 'This submission could not be read',
 
   'legend.low': 'a little copied',
@@ -416,6 +417,7 @@ const zh = {
   'report.compare': '对照',
   'report.matchedSources': '相似的文库段落',
   'report.chip': '第 {n} 段 · {similarity}',
+  'report.passageNote': '低于阈值的复制片段：计入复制比，不标红。',
   'report.docError': '无法读取这篇待查文档',
 
   'legend.low': '少量复制',

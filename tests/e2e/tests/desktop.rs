@@ -548,8 +548,13 @@ async fn class_comparison(driver: &WebDriver, home: &Path) -> WebDriverResult<()
     .await?;
     let rows = driver.find_all(By::Css("#class-pairs tbody tr")).await?;
     assert_eq!(rows.len(), 1, "exactly one pair shares text");
-    let a = text_of(driver, "#class-pairs tbody tr .pair-open").await?;
-    let b = text_of(driver, "#class-pairs tbody tr .pair-name").await?;
+    // The names as written in the list (textContent: a long name may be cut off on screen).
+    let name_in = |css: &'static str| async move {
+        let cell = driver.find(By::Css(css)).await?;
+        Ok::<String, WebDriverError>(cell.prop("textContent").await?.unwrap_or_default())
+    };
+    let a = name_in("#class-pairs tbody tr .pair-open").await?;
+    let b = name_in("#class-pairs tbody tr .pair-name").await?;
     let mut names = [a.trim().to_string(), b.trim().to_string()];
     names.sort();
     assert_eq!(names, ["张三.txt", "李四.txt"], "the pair");

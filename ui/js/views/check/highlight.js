@@ -50,10 +50,13 @@ export function highlightedText(text, spans, { markClass = 'copied', pairs = fal
   return fragment;
 }
 
-/** The submission-side spans of all of a paragraph's matches (their union is highlighted). */
-export function paragraphSpans(paragraph) {
+/**
+ * The submission-side spans of all of a paragraph's matches (their union is highlighted); with
+ * `passages`, those of its copied passages below the threshold instead.
+ */
+export function paragraphSpans(paragraph, { passages = false } = {}) {
   const spans = [];
-  for (const match of paragraph.matches ?? []) {
+  for (const match of (passages ? paragraph.passages : paragraph.matches) ?? []) {
     for (const span of match.spans ?? []) {
       if (span.submission_utf16) spans.push({ range: span.submission_utf16 });
     }

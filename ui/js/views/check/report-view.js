@@ -140,8 +140,10 @@ function renderParagraphs(doc, { onOpen }) {
 function paragraphElement(paragraph, onOpen) {
   const share = shareOf(paragraph);
   const flagged = Boolean(paragraph.flagged);
+  // Copied passages below the threshold count in the ratio and are marked in a lighter colour.
+  const passages = !flagged && (paragraph.passages?.length ?? 0) > 0;
   const node = el('article', {
-    class: `para${flagged ? ' flagged' : ''}${share > 0 ? ' copied' : ''}`,
+    class: `para${flagged ? ' flagged' : ''}${share > 0 ? ' copied' : ''}${passages ? ' passage' : ''}`,
     id: `para-${paragraph.index}`,
     dataset: { index: paragraph.index, share: share.toFixed(4) },
     tabindex: flagged ? '0' : null,
@@ -168,11 +170,16 @@ function paragraphElement(paragraph, onOpen) {
       }),
     );
   }
-  node.append(head, el('p', { class: 'para-text' }, highlightedText(paragraph.text, paragraphSpans(paragraph))));
+  const text = passages
+    ? highlightedText(paragraph.text, paragraphSpans(paragraph, { passages: true }), { markClass: 'copied passage' })
+    : highlightedText(paragraph.text, paragraphSpans(paragraph));
+  node.append(head, el('p', { class: 'para-text' }, text));
+  if (passages) node.append(el('p', { class: 'para-note', text: t('report.passageNote') }));
 
-  if (flagged && paragraph.matches?.length) {
+  const listed = flagged ? paragraph.matches : passages ? paragraph.passages : [];
+  if (listed?.length) {
     const chips = el('ul', { class: 'para-sources', 'aria-label': t('report.matchedSources') });
-    for (const match of paragraph.matches) {
+    for (const match of listed) {
       chips.append(
         el(
           'li',
