@@ -11,8 +11,10 @@
 //!   are left out of the index; in each submission the passages that align with a template are masked;
 //!   a shared passage at least half inside the mask on either side is dropped, and a passage's characters
 //!   inside the mask never count. Ratios count non-whitespace characters outside the mask.
-//! - Pairs do not depend on the threshold; groups do: the connected components of the pairs whose larger
-//!   ratio is at or above it ([`clusters`]).
+//! - A pair is reported at a threshold when some paragraph of either document is shared at least that
+//!   much ([`Pair::listed`], the check's rule for flagging a paragraph); then every passage the two share
+//!   counts in its ratios, whatever its paragraph's share. Groups are the connected components of the
+//!   reported pairs whose larger ratio is at or above the threshold ([`clusters`]).
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -77,6 +79,16 @@ impl Pair {
     pub fn max_ratio(&self) -> f64 {
         self.a_ratio.max(self.b_ratio)
     }
+
+    /// Whether the pair is reported at `threshold`: when some paragraph of either document is shared at
+    /// least that much with a paragraph of the other (the rule that flags a paragraph in a check). Then
+    /// every shared passage counts in the ratios; two essays on one topic that only share a phrase here
+    /// and there (a manual's "the exit status of the last command") are not a pair.
+    pub fn listed(&self, threshold: f64) -> bool {
+        self.matches
+            .iter()
+            .any(|m| m.similarity.max(m.b_similarity) >= threshold - 1e-9)
+    }
 }
 
 /// Two paragraphs that share passages.
@@ -85,8 +97,10 @@ pub struct PairMatch {
     /// Paragraph indexes (0-based) in a and in b.
     pub a_paragraph: usize,
     pub b_paragraph: usize,
-    /// Share of a's paragraph (non-whitespace, template excluded) in these passages.
+    /// Share of a's paragraph (non-whitespace, template excluded) in these passages ...
     pub similarity: f64,
+    /// ... and of b's paragraph.
+    pub b_similarity: f64,
     pub a_text: String,
     pub b_text: String,
     pub spans: Vec<PairSpan>,
@@ -303,7 +317,13 @@ pub fn compare(
     let files: Vec<&str> = submissions.iter().map(|s| s.file.as_str()).collect();
     let memory = Memory::new(files.iter().copied().zip(texts.iter().copied()));
     let index = memory.index(fingerprinter, &stop);
-    let checker = Checker::new(&memory, &index, fingerprinter, settings);
+    // A paragraph shared by many classmates is matched with every candidate the shortlist gives (a check
+    // keeps only the best few per paragraph).
+    let class_settings = CheckSettings {
+        keep: settings.keep.max(settings.candidates),
+        ..settings
+    };
+    let checker = Checker::new(&memory, &index, fingerprinter, class_settings);
     let mut passages: HashMap<(usize, usize), Passages> = HashMap::new();
     for (a, paragraphs) in texts.iter().enumerate() {
         if cancel.load(Ordering::Relaxed) {
@@ -401,21 +421,24 @@ fn pair(
             continue;
         }
         let on_a: Ranges = spans.iter().map(|s| s.0).collect();
-        let a_total = count_outside(a_text, &[[0, usize::MAX]], a_mask);
-        let similarity = if a_total == 0 {
-            0.0
-        } else {
-            count_outside(a_text, &on_a, a_mask) as f64 / a_total as f64
+        let on_b: Ranges = spans.iter().map(|s| s.1).collect();
+        let share = |text: &str, ranges: &[[usize; 2]], mask: &[bool]| {
+            let total = count_outside(text, &[[0, usize::MAX]], mask);
+            if total == 0 {
+                0.0
+            } else {
+                round4(count_outside(text, ranges, mask) as f64 / total as f64)
+            }
         };
+        let similarity = share(a_text, &on_a, a_mask);
+        let b_similarity = share(b_text, &on_b, b_mask);
         a_ranges.entry(ap).or_default().extend(on_a);
-        b_ranges
-            .entry(bp)
-            .or_default()
-            .extend(spans.iter().map(|s| s.1));
+        b_ranges.entry(bp).or_default().extend(on_b);
         matches.push(PairMatch {
             a_paragraph: ap,
             b_paragraph: bp,
-            similarity: round4(similarity),
+            similarity,
+            b_similarity,
             a_text: a_text.clone(),
             b_text: b_text.clone(),
             spans: spans
@@ -474,7 +497,7 @@ pub fn clusters(run: &ClassRun, threshold: f64) -> Vec<Cluster> {
     let strong: Vec<&Pair> = run
         .pairs
         .iter()
-        .filter(|p| p.max_ratio() >= threshold - 1e-9)
+        .filter(|p| p.listed(threshold) && p.max_ratio() >= threshold - 1e-9)
         .collect();
     for p in &strong {
         let (x, y) = (root(&mut parent, p.a_index), root(&mut parent, p.b_index));

@@ -26,7 +26,8 @@ pub struct ClassReport {
     /// Template files, whose text is never counted as shared.
     pub templates: Vec<String>,
     pub documents: Vec<ClassDocumentReport>,
-    /// Largest ratio first; every pair sharing a passage, whatever the threshold.
+    /// Largest ratio first: the pairs with a paragraph shared at least at the threshold
+    /// ([`Pair::listed`]), whatever their ratios.
     pub pairs: Vec<Pair>,
     /// Groups connected by pairs at or above the threshold.
     pub clusters: Vec<Cluster>,
@@ -65,7 +66,12 @@ impl ClassReport {
             threshold,
             templates: templates.to_vec(),
             documents,
-            pairs: run.pairs.clone(),
+            pairs: run
+                .pairs
+                .iter()
+                .filter(|p| p.listed(threshold))
+                .cloned()
+                .collect(),
             clusters: clusters(run, threshold),
         }
     }
