@@ -52,16 +52,18 @@ fn size(sentence: &str, english: bool) -> usize {
     }
 }
 
-fn non_ws(text: &str) -> usize {
+pub(crate) fn non_ws(text: &str) -> usize {
     text.chars().filter(|c| !c.is_whitespace()).count()
 }
 
-/// (submission paragraphs, inserted sentences) for one language: `docs` documents of 8 paragraphs.
-fn make_set(
+/// (submission paragraphs, inserted sentences) for one language: `docs` documents of 8 paragraphs; each
+/// sentence goes in as `insert(paragraph number in the set, sentence)` writes it.
+pub(crate) fn make_set(
     dir: &std::path::Path,
     truth: &Value,
     lang: &str,
     docs: usize,
+    insert: &dyn Fn(usize, &str) -> String,
 ) -> Vec<(Vec<String>, Vec<String>)> {
     let english = lang == "en";
     let (min, max) = if english { (10, 30) } else { (15, 60) };
@@ -121,7 +123,8 @@ fn make_set(
                 let copied = &library[(d * 8 + k) * library.len() / (docs * 8)];
                 let parts = sentences(mine, english);
                 let sep = if english { " " } else { "" };
-                let text = format!("{}{sep}{copied}{sep}{}", parts[0], parts[1..].join(sep));
+                let copied_as = insert(d * 8 + k, copied);
+                let text = format!("{}{sep}{copied_as}{sep}{}", parts[0], parts[1..].join(sep));
                 paragraphs.push(text);
                 inserted.push(copied.clone());
             }
@@ -143,7 +146,10 @@ fn a_copied_sentence_in_each_own_paragraph_counts_in_the_ratio() {
     let mut worst: f64 = 0.0;
     let (mut found, mut total) = (0, 0);
     for (lang, docs) in [("zh", 5), ("en", 2)] {
-        for (d, (paragraphs, inserted)) in make_set(&dir, &truth, lang, docs).iter().enumerate() {
+        for (d, (paragraphs, inserted)) in make_set(&dir, &truth, lang, docs, &|_, s| s.to_string())
+            .iter()
+            .enumerate()
+        {
             let file = s.write(
                 &format!("patch-{lang}-{d}.txt"),
                 paragraphs.join("\n\n") + "\n",

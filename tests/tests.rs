@@ -7,4 +7,5 @@ mod cross_script;
 mod eval_dev;
 mod extract;
 mod patchwriting;
+mod quotes;
 mod util;

@@ -26,7 +26,7 @@ use tongwen_engine::engine::{
 };
 use tongwen_engine::library::{AddOutcome, DocumentInfo};
 use tongwen_engine::report::text::printable;
-use tongwen_engine::report::{self, Lang};
+use tongwen_engine::report::{self, Lang, SpanKind};
 use tongwen_engine::{files, Engine, Error};
 
 #[derive(Parser)]
@@ -120,11 +120,21 @@ struct CheckArgs {
     /// Shortest copied passage that counts, in words (non-CJK text)
     #[arg(long, default_value_t = DEFAULT_MIN_MATCH_WORDS)]
     min_match_words: usize,
+    /// Leave these kinds of passage out of the similarity ratio: quotes (quoted with a citation),
+    /// references (the references section); comma-separated
+    #[arg(long, value_enum, value_delimiter = ',')]
+    exclude: Vec<ExcludeArg>,
     #[arg(long)]
     encoding: Option<String>,
     /// Language of the HTML and text reports
     #[arg(long, value_enum, default_value_t = LangArg::En)]
     lang: LangArg,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ExcludeArg {
+    Quotes,
+    References,
 }
 
 #[derive(Subcommand)]
@@ -424,6 +434,14 @@ fn check_cmd(engine: &Engine, args: CheckArgs) -> Result<ExitCode> {
         top: args.top,
         min_match_chars: args.min_match_chars,
         min_match_words: args.min_match_words,
+        exclude: args
+            .exclude
+            .iter()
+            .map(|e| match e {
+                ExcludeArg::Quotes => SpanKind::Quoted,
+                ExcludeArg::References => SpanKind::Reference,
+            })
+            .collect(),
         read: ReadOptions {
             encoding: args.encoding,
         },

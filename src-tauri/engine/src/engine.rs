@@ -31,7 +31,7 @@ use crate::library::{
     AddOutcome, DocumentInfo, Generation, Library, RefingerprintProgress, Store, Totals,
 };
 use crate::report::class::ClassReport;
-use crate::report::{CheckedDocument, Report};
+use crate::report::{CheckedDocument, Report, SpanKind};
 
 /// Matches shown per paragraph unless asked otherwise.
 pub const DEFAULT_TOP: usize = 3;
@@ -96,6 +96,9 @@ pub struct CheckOptions {
     pub top: usize,
     pub min_match_chars: usize,
     pub min_match_words: usize,
+    /// Kinds of passage left out of the similarity ratio (`--exclude quotes,references`); none by
+    /// default, so it equals the total ratio.
+    pub exclude: Vec<SpanKind>,
     pub read: ReadOptions,
 }
 
@@ -107,6 +110,7 @@ impl Default for CheckOptions {
             top: DEFAULT_TOP,
             min_match_chars: DEFAULT_MIN_MATCH_CHARS,
             min_match_words: DEFAULT_MIN_MATCH_WORDS,
+            exclude: Vec::new(),
             read: ReadOptions::default(),
         }
     }
@@ -183,24 +187,28 @@ pub struct CheckRun {
     pub method: Method,
     pub threshold: f64,
     pub top: usize,
+    pub exclude: Vec<SpanKind>,
     pub documents: Vec<CheckedDocument>,
 }
 
 impl CheckRun {
-    /// The report at the run's threshold.
+    /// The report at the run's threshold and exclusions.
     pub fn report(&self) -> Report {
-        Report::build(self.method, self.threshold, self.top, &self.documents)
+        self.build(self.threshold, &self.exclude)
     }
 
     /// The report re-filtered at another threshold (no new check).
     pub fn report_at(&self, threshold: f64) -> Result<Report> {
-        let threshold = validate_threshold(threshold)?;
-        Ok(Report::build(
-            self.method,
-            threshold,
-            self.top,
-            &self.documents,
-        ))
+        Ok(self.build(validate_threshold(threshold)?, &self.exclude))
+    }
+
+    /// The report re-filtered at another threshold with other exclusions (no new check).
+    pub fn report_with(&self, threshold: f64, exclude: &[SpanKind]) -> Result<Report> {
+        Ok(self.build(validate_threshold(threshold)?, exclude))
+    }
+
+    fn build(&self, threshold: f64, exclude: &[SpanKind]) -> Report {
+        Report::build_excluding(self.method, threshold, self.top, exclude, &self.documents)
     }
 
     /// The files that could not be checked, with why.
@@ -461,6 +469,7 @@ impl Engine {
                 method: settings.method,
                 threshold: options.threshold(),
                 top: options.top,
+                exclude: options.exclude.clone(),
                 documents,
             })
         })
@@ -576,6 +585,7 @@ impl Engine {
                     method: settings.method,
                     threshold: check.threshold(),
                     top: check.top,
+                    exclude: check.exclude.clone(),
                     documents,
                 })
             })?)

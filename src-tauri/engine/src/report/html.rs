@@ -22,6 +22,54 @@ pub fn escape(text: &str) -> String {
     out
 }
 
+/// Escape `text`, wrapping the characters inside each range in `<mark class="…">` with its class (a
+/// character in several ranges takes the first one's).
+pub fn highlight_classed(text: &str, ranges: &[([usize; 2], &str)]) -> String {
+    let n = text.chars().count();
+    let mut class: Vec<Option<&str>> = vec![None; n];
+    for &(r, c) in ranges.iter().rev() {
+        let (a, b) = (r[0].min(n), r[1].min(n));
+        class[a..b.max(a)].iter_mut().for_each(|x| *x = Some(c));
+    }
+    let mut out = String::with_capacity(text.len() * 2);
+    let mut open: Option<&str> = None;
+    let mut buf = [0u8; 4];
+    for (ch, &here) in text.chars().zip(class.iter()) {
+        if here != open {
+            if open.is_some() {
+                out.push_str("</mark>");
+            }
+            if let Some(c) = here {
+                out.push_str("<mark class=\"");
+                out.push_str(&escape(c));
+                out.push_str("\">");
+            }
+            open = here;
+        }
+        out.push_str(&escape(ch.encode_utf8(&mut buf)));
+    }
+    if open.is_some() {
+        out.push_str("</mark>");
+    }
+    out
+}
+
+/// The spans of a match as classed ranges of the submission: by kind.
+fn kinded(spans: &[super::ReportSpan]) -> Vec<([usize; 2], &'static str)> {
+    spans
+        .iter()
+        .map(|s| (s.submission, kind_class(s.kind)))
+        .collect()
+}
+
+fn kind_class(kind: super::SpanKind) -> &'static str {
+    match kind {
+        super::SpanKind::Copied => "copied",
+        super::SpanKind::Quoted => "quoted",
+        super::SpanKind::Reference => "reference",
+    }
+}
+
 /// Escape `text`, wrapping the characters inside `ranges` (`[start, end)` in Unicode scalar values) in
 /// `<mark>`.
 pub fn highlight(text: &str, ranges: &[[usize; 2]]) -> String {
@@ -59,7 +107,8 @@ table{border-collapse:collapse;width:100%;margin:.5rem 0}td,th{border:1px solid 
 th{background:#f5f5f7}.pair td{width:50%}mark{background:#ffd6a0;padding:0}
 .para{margin:.8rem 0;padding:.5rem .8rem;border-left:4px solid #ccc}.para.flagged{border-left-color:#d9480f;background:#fff8f3}
 .para.passage{border-left-color:#f0a577}.para.passage mark{background:#ffe9d1}
-.sim{font-weight:600;color:#d9480f}.error{color:#b00020;font-weight:600}
+.sim{font-weight:600;color:#d9480f}
+mark.quoted{background:#c9f0d3}mark.reference{background:#e3e3e6}.kinds{color:#333}.error{color:#b00020;font-weight:600}
 @media print{body{margin:0}.para{break-inside:avoid}}";
 
 /// Render the report as a standalone HTML page in `lang`.
@@ -117,6 +166,18 @@ fn document(out: &mut String, doc: &DocumentReport, lang: Lang) {
         doc.total_chars,
         l("characters", "字符"),
     );
+    let _ = writeln!(
+        out,
+        "<p class=\"kinds\">{} {} · {} {} · {} {} · {} {}</p>",
+        l("Total (all kinds)", "总文字复制比"),
+        pct(doc.total_ratio),
+        l("plain copying", "复制"),
+        pct(doc.kinds.copied),
+        l("cited quotations", "引用"),
+        pct(doc.kinds.quoted),
+        l("references section", "参考文献"),
+        pct(doc.kinds.reference),
+    );
     if !doc.sources.is_empty() {
         let _ = writeln!(
             out,
@@ -140,11 +201,8 @@ fn document(out: &mut String, doc: &DocumentReport, lang: Lang) {
     for p in &doc.paragraphs {
         if !p.flagged && !p.passages.is_empty() {
             // Copied passages below the threshold: counted, highlighted in a lighter colour.
-            let spans: Vec<[usize; 2]> = p
-                .passages
-                .iter()
-                .flat_map(|m| m.spans.iter().map(|s| s.submission))
-                .collect();
+            let spans: Vec<([usize; 2], &str)> =
+                p.passages.iter().flat_map(|m| kinded(&m.spans)).collect();
             let sources: Vec<String> = p
                 .passages
                 .iter()
@@ -154,7 +212,7 @@ fn document(out: &mut String, doc: &DocumentReport, lang: Lang) {
                 out,
                 "<div class=\"para passage\"><span class=\"meta\">¶{}</span> {}<br><span class=\"meta\">{} {}</span></div>",
                 p.index + 1,
-                highlight(&p.text, &spans),
+                highlight_classed(&p.text, &spans),
                 l("Copied passages from", "复制片段来自"),
                 sources.join(" · ")
             );
@@ -169,19 +227,16 @@ fn document(out: &mut String, doc: &DocumentReport, lang: Lang) {
             );
             continue;
         }
-        let all: Vec<[usize; 2]> = p
-            .matches
-            .iter()
-            .flat_map(|m| m.spans.iter().map(|s| s.submission))
-            .collect();
+        let all: Vec<([usize; 2], &str)> =
+            p.matches.iter().flat_map(|m| kinded(&m.spans)).collect();
         let _ = writeln!(
             out,
             "<div class=\"para flagged\"><span class=\"meta\">¶{}</span> {}",
             p.index + 1,
-            highlight(&p.text, &all)
+            highlight_classed(&p.text, &all)
         );
         for m in &p.matches {
-            let sub: Vec<[usize; 2]> = m.spans.iter().map(|s| s.submission).collect();
+            let sub = kinded(&m.spans);
             let src: Vec<[usize; 2]> = m.spans.iter().map(|s| s.source).collect();
             let _ = writeln!(
                 out,
@@ -198,7 +253,7 @@ fn document(out: &mut String, doc: &DocumentReport, lang: Lang) {
                 } else {
                     ""
                 },
-                highlight(&p.text, &sub),
+                highlight_classed(&p.text, &sub),
                 highlight(&m.source_text, &src)
             );
         }

@@ -8,9 +8,11 @@
 
 pub mod class;
 pub mod html;
+pub mod kinds;
 mod lang;
 pub mod text;
 
+pub use kinds::SpanKind;
 pub use lang::Lang;
 
 use crate::text::script::script_of;
@@ -56,6 +58,9 @@ pub struct Report {
     pub method: Method,
     pub threshold: f64,
     pub top: usize,
+    /// Kinds of passage left out of `similarity_ratio` (and `copied_chars`, `sources`): the user's
+    /// `--exclude`; none by default.
+    pub exclude: Vec<SpanKind>,
     pub documents: Vec<DocumentReport>,
 }
 
@@ -63,8 +68,13 @@ pub struct Report {
 #[derive(Debug, Clone, Serialize)]
 pub struct DocumentReport {
     pub file: String,
-    /// Copied characters / all characters (non-whitespace), in [0, 1].
+    /// Characters in copied passages of every kind / all characters (non-whitespace), in [0, 1].
+    pub total_ratio: f64,
+    /// The same without the kinds excluded (`Report::exclude`): equals `total_ratio` unless asked.
     pub similarity_ratio: f64,
+    /// Each kind's share of the document's characters (a character in passages of several kinds counts
+    /// as `copied` first, then `reference`).
+    pub kinds: KindShares,
     /// The ratio for the single source document that contributes most.
     pub largest_source_ratio: f64,
     pub total_chars: usize,
@@ -79,6 +89,14 @@ pub struct DocumentReport {
     /// ... and as a kind with its parameters, for a message in the reader's language.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error_info: Option<ErrorInfo>,
+}
+
+/// Shares of a document's characters by kind of passage.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+pub struct KindShares {
+    pub copied: f64,
+    pub quoted: f64,
+    pub reference: f64,
 }
 
 /// One source document's share of a submission.
@@ -133,15 +151,56 @@ pub struct ReportSpan {
     pub source: [usize; 2],
     pub submission_utf16: [usize; 2],
     pub source_utf16: [usize; 2],
+    /// Plain copying, a cited quotation, or text of the references section (see [`kinds`]).
+    pub kind: SpanKind,
+    /// A `copied` passage that stands in quotation marks without a citation.
+    pub in_quotes: bool,
 }
 
 impl ReportSpan {
-    fn new(span: &SpanPair, submission: &str, source: &str) -> ReportSpan {
+    fn new(span: &SpanPair, submission: &str, source: &str, read: &ParagraphKinds) -> ReportSpan {
+        let (kind, in_quotes) = read.kind_of(submission, span.submission);
         ReportSpan {
             submission: span.submission,
             source: span.source,
             submission_utf16: utf16_range(submission, span.submission),
             source_utf16: utf16_range(source, span.source),
+            kind,
+            in_quotes,
+        }
+    }
+}
+
+/// What a submission paragraph says about the passages in it: whether it is in the references section,
+/// and its quotations.
+struct ParagraphKinds {
+    reference: bool,
+    cited: Vec<[usize; 2]>,
+    uncited: Vec<[usize; 2]>,
+}
+
+impl ParagraphKinds {
+    fn read(text: &str, reference: bool) -> Self {
+        let (cited, uncited): (Vec<_>, Vec<_>) =
+            kinds::quotations(text).into_iter().partition(|q| q.1);
+        ParagraphKinds {
+            reference,
+            cited: cited.into_iter().map(|q| q.0).collect(),
+            uncited: uncited.into_iter().map(|q| q.0).collect(),
+        }
+    }
+
+    /// The kind of the passage `range` of `text`, and whether a copied one is in quotation marks.
+    fn kind_of(&self, text: &str, range: [usize; 2]) -> (SpanKind, bool) {
+        if self.reference {
+            (SpanKind::Reference, false)
+        } else if kinds::share_inside(text, range, &self.cited) >= 0.5 {
+            (SpanKind::Quoted, false)
+        } else {
+            (
+                SpanKind::Copied,
+                kinds::share_inside(text, range, &self.uncited) >= 0.5,
+            )
         }
     }
 }
@@ -150,13 +209,32 @@ impl Report {
     /// Build a report: keep matches with similarity at or above `threshold`, at most `top` per
     /// paragraph, and compute the ratios.
     pub fn build(method: Method, threshold: f64, top: usize, docs: &[CheckedDocument]) -> Report {
+        Report::build_excluding(method, threshold, top, &[], docs)
+    }
+
+    /// [`Report::build`] with the passages of the kinds in `exclude` left out of `similarity_ratio`,
+    /// `copied_chars` and the sources (they stay in `total_ratio`, `kinds` and the paragraphs).
+    pub fn build_excluding(
+        method: Method,
+        threshold: f64,
+        top: usize,
+        exclude: &[SpanKind],
+        docs: &[CheckedDocument],
+    ) -> Report {
+        let mut exclude = exclude.to_vec();
+        exclude.sort_unstable();
+        exclude.dedup();
         Report {
             tool: "tongwen",
             version: crate::VERSION,
             method,
             threshold,
             top,
-            documents: docs.iter().map(|d| document(threshold, top, d)).collect(),
+            documents: docs
+                .iter()
+                .map(|d| document(threshold, top, &exclude, d))
+                .collect(),
+            exclude,
         }
     }
 
@@ -171,13 +249,20 @@ fn round4(x: f64) -> f64 {
     (x * 10_000.0).round() / 10_000.0
 }
 
-fn document(threshold: f64, top: usize, doc: &CheckedDocument) -> DocumentReport {
+fn document(
+    threshold: f64,
+    top: usize,
+    exclude: &[SpanKind],
+    doc: &CheckedDocument,
+) -> DocumentReport {
     let results = match &doc.outcome {
         Ok(r) => r,
         Err(e) => {
             return DocumentReport {
                 file: doc.file.clone(),
+                total_ratio: 0.0,
                 similarity_ratio: 0.0,
+                kinds: KindShares::default(),
                 largest_source_ratio: 0.0,
                 total_chars: 0,
                 copied_chars: 0,
@@ -191,10 +276,15 @@ fn document(threshold: f64, top: usize, doc: &CheckedDocument) -> DocumentReport
     };
     let mut total = 0;
     let mut copied = 0;
+    // Characters in passages of any kind, and of each kind (copied first, then reference, then quoted).
+    let (mut all_kinds, mut of_kind) = (0, [0usize; 3]);
     // document id -> (path, title, copied chars, paragraphs)
     let mut per_source: BTreeMap<i64, (String, String, usize, usize)> = BTreeMap::new();
     let mut paragraphs = Vec::with_capacity(results.len());
+    let texts: Vec<&str> = results.iter().map(|p| p.text.as_str()).collect();
+    let references = kinds::references_section(&texts);
     for (index, p) in results.iter().enumerate() {
+        let read = ParagraphKinds::read(&p.text, references[index]);
         // Every passage counts (the 13-character rule): the threshold decides only which paragraphs are
         // flagged and which matches are listed as such.
         // Below the threshold only copied passages count: a whole-paragraph method's match there is only
@@ -210,17 +300,37 @@ fn document(threshold: f64, top: usize, doc: &CheckedDocument) -> DocumentReport
         let counted: Vec<&Match> = kept.iter().chain(&below).copied().collect();
         let chars = non_ws_chars(&p.text);
         total += chars;
-        let ranges_of = |ms: &[&Match]| -> Vec<[usize; 2]> {
-            ms.iter().flat_map(|m| m.covered_ranges()).collect()
+        // Each match's covered ranges with their kinds (a whole-paragraph match: its paragraph's kind).
+        let ranges_of = |ms: &[&Match], keep: &dyn Fn(SpanKind) -> bool| -> Vec<[usize; 2]> {
+            ms.iter()
+                .flat_map(|m| m.covered_ranges())
+                .filter(|&r| keep(read.kind_of(&p.text, r).0))
+                .collect()
         };
-        let (para_copied, _) = covered_chars(&p.text, &ranges_of(&counted));
+        let counts = |k: SpanKind| !exclude.contains(&k);
+        let (para_copied, _) = covered_chars(&p.text, &ranges_of(&counted, &counts));
         copied += para_copied;
+        all_kinds += covered_chars(&p.text, &ranges_of(&counted, &|_| true)).0;
+        let mut claimed: Vec<[usize; 2]> = Vec::new();
+        for (slot, kind) in [SpanKind::Copied, SpanKind::Reference, SpanKind::Quoted]
+            .into_iter()
+            .enumerate()
+        {
+            let mine = ranges_of(&counted, &|k| k == kind);
+            let with_earlier: Vec<[usize; 2]> = claimed.iter().chain(&mine).copied().collect();
+            let before = covered_chars(&p.text, &claimed).0;
+            of_kind[slot] += covered_chars(&p.text, &with_earlier).0 - before;
+            claimed = with_earlier;
+        }
         let mut by_doc: BTreeMap<i64, Vec<&Match>> = BTreeMap::new();
         for m in &counted {
             by_doc.entry(m.source.document_id).or_default().push(m);
         }
         for (doc_id, ms) in by_doc {
-            let (c, _) = covered_chars(&p.text, &ranges_of(&ms));
+            let (c, _) = covered_chars(&p.text, &ranges_of(&ms, &counts));
+            if c == 0 {
+                continue;
+            }
             let e = per_source.entry(doc_id).or_insert_with(|| {
                 (
                     ms[0].source.document_path.clone(),
@@ -235,7 +345,7 @@ fn document(threshold: f64, top: usize, doc: &CheckedDocument) -> DocumentReport
         let listed = |ms: &[&Match]| -> Vec<MatchReport> {
             ms.iter()
                 .take(top)
-                .map(|m| match_report(&p.text, m))
+                .map(|m| match_report(&p.text, m, &read))
                 .collect()
         };
         paragraphs.push(ParagraphReport {
@@ -275,7 +385,13 @@ fn document(threshold: f64, top: usize, doc: &CheckedDocument) -> DocumentReport
     });
     DocumentReport {
         file: doc.file.clone(),
+        total_ratio: ratio(all_kinds),
         similarity_ratio: ratio(copied),
+        kinds: KindShares {
+            copied: ratio(of_kind[0]),
+            reference: ratio(of_kind[1]),
+            quoted: ratio(of_kind[2]),
+        },
         largest_source_ratio: sources.first().map_or(0.0, |s| s.ratio),
         total_chars: total,
         copied_chars: copied,
@@ -287,7 +403,7 @@ fn document(threshold: f64, top: usize, doc: &CheckedDocument) -> DocumentReport
     }
 }
 
-fn match_report(text: &str, m: &Match) -> MatchReport {
+fn match_report(text: &str, m: &Match, read: &ParagraphKinds) -> MatchReport {
     MatchReport {
         source_path: m.source.document_path.clone(),
         source_title: m.source.document_title.clone(),
@@ -300,7 +416,7 @@ fn match_report(text: &str, m: &Match) -> MatchReport {
         spans: m
             .spans()
             .iter()
-            .map(|sp| ReportSpan::new(sp, text, &m.source.text))
+            .map(|sp| ReportSpan::new(sp, text, &m.source.text, read))
             .collect(),
     }
 }

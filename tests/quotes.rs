@@ -1,0 +1,159 @@
+//! Quotations and references apart from copying. The set is made here from eval-dev's material the way
+//! the patchwriting set is (`patchwriting::make_set`: eval-dev's clean query paragraphs, each with one
+//! sentence of a different library document inserted), with the sentence written four ways in turn:
+//! quoted with a citation (`“…”[3]`, `“…”（王明，2019）`, `正如王明所说：“…”`, `"…" (Smith, 2019)`, `As Smith
+//! puts it, "…"`), quoted without one, and plain (twice as often). A references section shared with a
+//! library document closes each submission. Expected: cited quotations are `quoted`, everything else
+//! `copied` (uncited quotations marked `in_quotes`), the references `reference`; no plain copy excused
+//! as a quotation or a reference (the dangerous error); `--exclude quotes,references` leaves exactly the
+//! plain copying in the ratio. Needs eval-dev.
+
+use serde_json::Value;
+
+use crate::patchwriting::make_set;
+use crate::util::{eval_dev, Sandbox};
+
+const REFERENCES: [&str; 4] = [
+    "[1] 王明, 李华. 自由软件社区的协作模式研究[J]. 计算机学报, 2019, 42(3): 512-525.",
+    "[2] 张伟. Debian 软件包维护实践[M]. 北京: 清华大学出版社, 2020: 33-58.",
+    "[3] Smith J, Brown K. Packaging free software for large distributions[C]//Proceedings of the Open Source Summit. Berlin: OSS Press, 2018: 101-110.",
+    "[4] 陈静. 开源许可证的法律效力分析[D]. 上海: 复旦大学, 2021.",
+];
+
+/// How the `n`-th sentence is written, and whether it is a cited quotation, an uncited one, or plain.
+fn written(n: usize, sentence: &str, english: bool) -> (String, &'static str) {
+    match (n % 6, english) {
+        (0, false) => (format!("“{sentence}”[3]"), "cited"),
+        (1, false) => (format!("正如王明所说：“{sentence}”"), "cited"),
+        (2, false) => (format!("“{sentence}”（王明，2019）"), "cited"),
+        (0, true) => (format!("\"{sentence}\" (Smith, 2019)."), "cited"),
+        (1, true) => (format!("As Smith puts it, \"{sentence}\""), "cited"),
+        (2, true) => (format!("\"{sentence}\" [3]"), "cited"),
+        (3, false) => (format!("“{sentence}”"), "uncited"),
+        (3, true) => (format!("\"{sentence}\""), "uncited"),
+        _ => (sentence.to_string(), "plain"),
+    }
+}
+
+#[test]
+fn quotations_and_references_are_told_apart_from_copying() {
+    let Some(dir) = eval_dev() else {
+        eprintln!("SKIPPED: eval-dev not found (set TONGWEN_EVAL_DEV)");
+        return;
+    };
+    let truth: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("truth.json")).unwrap()).unwrap();
+    let s = Sandbox::new();
+    s.ok(&["library", "add", dir.join("library").to_str().unwrap()]);
+    // A library thesis with the same references.
+    let thesis = s.write(
+        "thesis.txt",
+        format!(
+            "开源社区的治理结构决定了贡献者之间的协作方式，也影响着软件的长期维护质量。\n\n参考文献\n\n{}\n",
+            REFERENCES.join("\n\n")
+        ),
+    );
+    s.ok(&["library", "add", thesis.to_str().unwrap()]);
+
+    let (mut cited, mut cited_found, mut excused, mut uncited_marked, mut uncited) =
+        (0, 0, 0, 0, 0);
+    let (mut references, mut references_found) = (0, 0);
+    for (lang, docs) in [("zh", 3), ("en", 1)] {
+        let english = lang == "en";
+        let how = |n: usize| written(n, "", english).1;
+        let set = make_set(&dir, &truth, lang, docs, &|n, sentence| {
+            written(n, sentence, english).0
+        });
+        for (d, (paragraphs, _)) in set.iter().enumerate() {
+            let mut body = paragraphs.clone();
+            body.push(
+                if english {
+                    "References"
+                } else {
+                    "参考文献"
+                }
+                .to_string(),
+            );
+            body.extend(REFERENCES.iter().map(|r| r.to_string()));
+            let file = s.write(&format!("quotes-{lang}-{d}.txt"), body.join("\n\n") + "\n");
+            let report: Value =
+                serde_json::from_str(&s.ok(&["check", file.to_str().unwrap(), "--format", "json"]))
+                    .unwrap();
+            let doc = &report["documents"][0];
+            for (i, p) in doc["paragraphs"].as_array().unwrap().iter().enumerate() {
+                let spans: Vec<&Value> = ["matches", "passages"]
+                    .iter()
+                    .flat_map(|k| p[*k].as_array().unwrap())
+                    .flat_map(|m| m["spans"].as_array().unwrap())
+                    .collect();
+                let kinds: Vec<&str> = spans.iter().map(|s| s["kind"].as_str().unwrap()).collect();
+                if i >= paragraphs.len() {
+                    if i > paragraphs.len() {
+                        references += 1;
+                        references_found += usize::from(
+                            !kinds.is_empty() && kinds.iter().all(|k| *k == "reference"),
+                        );
+                    }
+                    continue;
+                }
+                match how(d * 8 + i) {
+                    "cited" => {
+                        cited += 1;
+                        cited_found += usize::from(kinds.contains(&"quoted"));
+                    }
+                    "uncited" => {
+                        uncited += 1;
+                        uncited_marked += usize::from(
+                            spans
+                                .iter()
+                                .any(|s| s["kind"] == "copied" && s["in_quotes"] == true),
+                        );
+                        excused += kinds.iter().filter(|k| **k != "copied").count();
+                    }
+                    _ => excused += kinds.iter().filter(|k| **k != "copied").count(),
+                }
+                if kinds.iter().any(|k| *k != "copied") && how(d * 8 + i) != "cited" {
+                    println!("excused: {} {kinds:?}", p["text"]);
+                }
+                if how(d * 8 + i) == "uncited" && !spans.iter().any(|s| s["in_quotes"] == true) {
+                    println!("unmarked: {}", p["text"]);
+                }
+            }
+            // The figures: the total counts every kind; excluding quotes and references leaves the
+            // plain copying.
+            let kinds = &doc["kinds"];
+            let f = |v: &Value| v.as_f64().unwrap();
+            assert!(
+                f(&kinds["quoted"]) > 0.0 && f(&kinds["reference"]) > 0.0,
+                "{kinds}"
+            );
+            assert!((f(&doc["similarity_ratio"]) - f(&doc["total_ratio"])).abs() < 1e-9);
+            let strict: Value = serde_json::from_str(&s.ok(&[
+                "check",
+                file.to_str().unwrap(),
+                "--format",
+                "json",
+                "--exclude",
+                "quotes,references",
+            ]))
+            .unwrap();
+            let sd = &strict["documents"][0];
+            assert!(
+                (f(&sd["similarity_ratio"]) - f(&kinds["copied"])).abs() <= 0.0002,
+                "{} vs {}",
+                sd["similarity_ratio"],
+                kinds["copied"]
+            );
+            assert!(f(&sd["total_ratio"]) == f(&doc["total_ratio"]));
+        }
+    }
+    println!(
+        "quotes: {cited_found} of {cited} cited quotations quoted; {uncited_marked} of {uncited} uncited \
+         ones copied and marked in quotes; {references_found} of {references} reference entries \
+         reference; {excused} plain or uncited passages excused"
+    );
+    assert_eq!(excused, 0, "a plain copy must never be excused");
+    assert_eq!(cited_found, cited);
+    assert_eq!(uncited_marked, uncited);
+    assert_eq!(references_found, references);
+}
