@@ -248,6 +248,42 @@ fn a_class_is_compared_regrouped_and_exported_without_touching_the_library() {
 }
 
 #[test]
+fn quotations_can_be_left_out_of_the_ratio_without_checking_again() {
+    let t = app();
+    let folder = t.dir.path().join("lib");
+    t.file("lib/zh.txt", format!("{ZH}\n"));
+    t.call(
+        "library_add",
+        json!({"paths": [folder.display().to_string()], "onProgress": CHANNEL}),
+    )
+    .unwrap();
+    let own = "我们小组讨论了维护工作的意义，大家都认为及时处理问题最重要。";
+    let sub = t.file("quoting.txt", format!("{own}正如手册所说：“{ZH}”\n"));
+    let report = t
+        .call("check", json!({"paths": [sub], "onProgress": CHANNEL}))
+        .unwrap();
+    let doc = &report["documents"][0];
+    let span = &doc["paragraphs"][0]["matches"][0]["spans"][0];
+    assert_eq!(span["kind"], "quoted", "{report}");
+    let total = doc["total_ratio"].as_f64().unwrap();
+    assert!(total > 0.5 && doc["similarity_ratio"].as_f64() == Some(total));
+    let without = t
+        .call("report", json!({"threshold": 0.3, "exclude": ["quotes"]}))
+        .unwrap();
+    let d = &without["documents"][0];
+    assert_eq!(d["similarity_ratio"], 0.0);
+    assert_eq!(d["total_ratio"].as_f64(), Some(total));
+    assert_eq!(without["exclude"], json!(["quoted"]));
+    let err = t
+        .call(
+            "report",
+            json!({"threshold": 0.3, "exclude": ["footnotes"]}),
+        )
+        .unwrap_err();
+    assert_eq!(err["kind"], "invalid_setting");
+}
+
+#[test]
 fn errors_cross_as_code_and_message() {
     let t = app();
     let e = t.call("report", json!({"threshold": 0.5})).unwrap_err();

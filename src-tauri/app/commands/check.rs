@@ -9,7 +9,7 @@ use tauri::{AppHandle, Manager, Runtime, State};
 use tongwen_engine::engine::CheckOptions;
 use tongwen_engine::error::ErrorKind;
 use tongwen_engine::files;
-use tongwen_engine::report::{html, Lang, Report};
+use tongwen_engine::report::{html, Lang, Report, SpanKind};
 
 use super::{blocking, forward, Progress};
 use crate::error::{Code, CommandError, CommandResult};
@@ -48,7 +48,28 @@ fn check_paths<R: Runtime>(
     Ok(report)
 }
 
-fn last_report(state: &AppState, threshold: f64) -> CommandResult<Report> {
+/// Kinds of passage named by the interface ("quotes", "references"); an unknown name is an error.
+fn kinds(exclude: Option<Vec<String>>) -> CommandResult<Vec<SpanKind>> {
+    exclude
+        .unwrap_or_default()
+        .iter()
+        .map(|name| {
+            SpanKind::from_name(name).ok_or_else(|| {
+                CommandError::new(
+                    Code::BadInput,
+                    ErrorKind::InvalidSetting,
+                    format!("unknown kind of passage {name:?} (quotes, references)"),
+                )
+            })
+        })
+        .collect()
+}
+
+fn last_report(
+    state: &AppState,
+    threshold: f64,
+    exclude: Option<Vec<String>>,
+) -> CommandResult<Report> {
     let last = lock(&state.last_check)?;
     let run = last.as_ref().ok_or_else(|| {
         CommandError::new(
@@ -57,12 +78,17 @@ fn last_report(state: &AppState, threshold: f64) -> CommandResult<Report> {
             "no check has been run yet",
         )
     })?;
-    Ok(run.report_at(threshold)?)
+    Ok(run.report_with(threshold, &kinds(exclude)?)?)
 }
 
+/// The last check re-filtered at `threshold`, with the kinds in `exclude` left out of the ratio.
 #[tauri::command]
-pub fn report(state: State<'_, AppState>, threshold: f64) -> CommandResult<Report> {
-    last_report(&state, threshold)
+pub fn report(
+    state: State<'_, AppState>,
+    threshold: f64,
+    exclude: Option<Vec<String>>,
+) -> CommandResult<Report> {
+    last_report(&state, threshold, exclude)
 }
 
 /// Write the last report at `threshold` as a self-contained HTML page, in `lang` ("zh" or "en").
@@ -72,12 +98,13 @@ pub fn export_html(
     path: String,
     threshold: f64,
     lang: Option<String>,
+    exclude: Option<Vec<String>>,
 ) -> CommandResult<()> {
     let lang = lang
         .as_deref()
         .and_then(Lang::from_code)
         .unwrap_or_default();
-    let page = html::render(&last_report(&state, threshold)?, lang);
+    let page = html::render(&last_report(&state, threshold, exclude)?, lang);
     Ok(files::write_atomically(
         &PathBuf::from(path),
         page.as_bytes(),
