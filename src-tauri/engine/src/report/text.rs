@@ -71,6 +71,22 @@ pub fn render(report: &Report, lang: Lang) -> String {
                 doc.largest_source_ratio * 100.0
             ),
         };
+        // The kinds, when some passage is not plain copying (or some kind is left out of the ratio).
+        let k = doc.kinds;
+        if k.quoted > 0.0 || k.reference > 0.0 || !report.exclude.is_empty() {
+            let _ = writeln!(
+                out,
+                "  {} {:.1}% ({} {:.1}%, {} {:.1}%, {} {:.1}%)",
+                lang.pick("total, all kinds", "总文字复制比"),
+                doc.total_ratio * 100.0,
+                lang.pick("copied", "复制"),
+                k.copied * 100.0,
+                lang.pick("cited quotations", "引用"),
+                k.quoted * 100.0,
+                lang.pick("references", "参考文献"),
+                k.reference * 100.0
+            );
+        }
         for s in doc.sources.iter().take(5) {
             let _ = writeln!(
                 out,
