@@ -157,3 +157,85 @@ fn quotations_and_references_are_told_apart_from_copying() {
     assert_eq!(uncited_marked, uncited);
     assert_eq!(references_found, references);
 }
+
+#[test]
+fn template_documents_are_never_counted_and_documents_carry_their_metadata() {
+    let s = Sandbox::new();
+    let template_text = "本人郑重声明：所呈交的课程论文是本人在导师指导下独立完成的研究成果，文中引用他人成果之处均已注明出处。";
+    let source_text = "软件包维护者应当定期检查错误报告，及时回复用户提出的问题，并在新版本发布之前完成全部测试工作。";
+    let template = s.write("template.txt", format!("{template_text}\n"));
+    let source = s.write("thesis.txt", format!("{source_text}\n"));
+    s.ok(&[
+        "library",
+        "add",
+        template.to_str().unwrap(),
+        "--role",
+        "template",
+        "--title",
+        "学校论文模板",
+        "--year",
+        "2024",
+        "--tag",
+        "模板",
+    ]);
+    s.ok(&[
+        "library",
+        "add",
+        source.to_str().unwrap(),
+        "--author",
+        "王明",
+        "--year",
+        "2019",
+        "--tag",
+        "published",
+        "--tag",
+        "2019级",
+    ]);
+    let list: Value = serde_json::from_str(&s.ok(&["library", "list", "--json"])).unwrap();
+    assert_eq!(list[0]["role"], "template");
+    assert_eq!(list[0]["title"], "学校论文模板");
+    assert_eq!(list[1]["role"], "source");
+    assert_eq!(list[1]["author"], "王明");
+    assert_eq!(list[1]["year"], 2019);
+    assert_eq!(list[1]["tags"], serde_json::json!(["2019级", "published"]));
+    let table = s.ok(&["library", "list"]);
+    assert!(
+        table.contains("template") && table.contains("#published"),
+        "{table}"
+    );
+
+    let sub = s.write(
+        "essay.txt",
+        format!("{template_text}\n\n{source_text}\n\n我们小组讨论了维护工作的意义，大家都认为及时处理问题最重要。\n"),
+    );
+    let report: Value =
+        serde_json::from_str(&s.ok(&["check", sub.to_str().unwrap(), "--format", "json"])).unwrap();
+    let doc = &report["documents"][0];
+    let p = doc["paragraphs"].as_array().unwrap();
+    assert_eq!(p[0]["flagged"], false, "template text is not flagged");
+    assert_eq!(p[0]["copied_chars"], 0);
+    assert_eq!(p[0]["passages"][0]["spans"][0]["kind"], "template");
+    assert_eq!(p[1]["flagged"], true);
+    let total: f64 = doc["total_chars"].as_f64().unwrap();
+    let copied = crate::patchwriting::non_ws(source_text) as f64;
+    assert!(
+        (doc["total_ratio"].as_f64().unwrap() - copied / total).abs() < 0.001,
+        "{doc}"
+    );
+    assert!(doc["kinds"]["template"].as_f64().unwrap() > 0.3);
+    assert_eq!(
+        doc["sources"].as_array().unwrap().len(),
+        1,
+        "the template is no source"
+    );
+
+    let bad = s.tongwen(&[
+        "library",
+        "add",
+        source.to_str().unwrap(),
+        "--year",
+        "123456",
+    ]);
+    assert!(!bad.status.success());
+    assert!(crate::util::stderr(&bad).contains("year"));
+}

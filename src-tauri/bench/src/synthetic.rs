@@ -74,6 +74,7 @@ impl Synthetic {
                     }
                 })
                 .collect(),
+            meta: Default::default(),
         }
     }
 }

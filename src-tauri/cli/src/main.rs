@@ -24,7 +24,7 @@ use tongwen_engine::engine::{
     CheckOptions, CompareOptions, LibraryLocation, Progress, ReadOptions, DEFAULT_MIN_MATCH_CHARS,
     DEFAULT_MIN_MATCH_WORDS, DEFAULT_TOP,
 };
-use tongwen_engine::library::{AddOutcome, DocumentInfo};
+use tongwen_engine::library::{AddOutcome, DocumentInfo, DocumentMeta, Role};
 use tongwen_engine::report::text::printable;
 use tongwen_engine::report::{self, Lang, SpanKind};
 use tongwen_engine::{files, Engine, Error};
@@ -131,6 +131,46 @@ struct CheckArgs {
     lang: LangArg,
 }
 
+/// What the documents added are.
+#[derive(clap::Args)]
+struct MetaArgs {
+    /// source: checked against (default); template: its text is never counted as copying (the
+    /// school's thesis template, an assignment's prompt)
+    #[arg(long, value_enum, default_value_t = RoleArg::Source)]
+    role: RoleArg,
+    /// Title instead of the file name
+    #[arg(long)]
+    title: Option<String>,
+    #[arg(long)]
+    author: Option<String>,
+    #[arg(long)]
+    year: Option<i64>,
+    /// A tag (a class, a year, "published"); repeatable
+    #[arg(long = "tag", value_name = "TAG")]
+    tags: Vec<String>,
+}
+
+impl MetaArgs {
+    fn meta(self) -> DocumentMeta {
+        DocumentMeta {
+            role: match self.role {
+                RoleArg::Source => Role::Source,
+                RoleArg::Template => Role::Template,
+            },
+            title: self.title,
+            author: self.author,
+            year: self.year,
+            tags: self.tags,
+        }
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum RoleArg {
+    Source,
+    Template,
+}
+
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum ExcludeArg {
     Quotes,
@@ -145,6 +185,8 @@ enum LibraryCommand {
         paths: Vec<PathBuf>,
         #[arg(long)]
         encoding: Option<String>,
+        #[command(flatten)]
+        meta: MetaArgs,
     },
     /// List the documents
     List {
@@ -229,7 +271,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
     };
     match cli.command {
         Command::Library { command } => match command {
-            LibraryCommand::Add { paths, encoding } => library_add(&engine()?, &paths, encoding),
+            LibraryCommand::Add {
+                paths,
+                encoding,
+                meta,
+            } => library_add(&engine()?, &paths, encoding, meta.meta()),
             LibraryCommand::List { json } => library_list(&engine()?, json),
             LibraryCommand::Remove { ids } => library_remove(&engine()?, &ids),
             LibraryCommand::Upgrade => upgrade(&engine()?).map(|()| ExitCode::SUCCESS),
@@ -296,11 +342,17 @@ fn upgrade(engine: &Engine) -> Result<()> {
     Ok(())
 }
 
-fn library_add(engine: &Engine, inputs: &[PathBuf], encoding: Option<String>) -> Result<ExitCode> {
+fn library_add(
+    engine: &Engine,
+    inputs: &[PathBuf],
+    encoding: Option<String>,
+    meta: DocumentMeta,
+) -> Result<ExitCode> {
     let bar = progress_bar(0, "adding");
-    let run = engine.add(
+    let run = engine.add_as(
         inputs,
         &ReadOptions { encoding },
+        &meta,
         &mut follow(&bar),
         &AtomicBool::new(false),
     );
@@ -383,18 +435,32 @@ fn library_list(engine: &Engine, json: bool) -> Result<ExitCode> {
 fn write_list(out: &mut impl Write, docs: &[DocumentInfo]) -> io::Result<()> {
     writeln!(
         out,
-        "{:>5}  {:<5} {:>6} {:>8}  title",
-        "id", "fmt", "paras", "chars"
+        "{:>5}  {:<5} {:<8} {:>6} {:>8}  title",
+        "id", "fmt", "role", "paras", "chars"
     )?;
     for d in docs {
+        let mut about = Vec::new();
+        if let Some(a) = &d.author {
+            about.push(printable(a).into_owned());
+        }
+        if let Some(y) = d.year {
+            about.push(y.to_string());
+        }
+        about.extend(d.tags.iter().map(|t| format!("#{}", printable(t))));
         writeln!(
             out,
-            "{:>5}  {:<5} {:>6} {:>8}  {}",
+            "{:>5}  {:<5} {:<8} {:>6} {:>8}  {}{}",
             d.id,
             d.format,
+            d.role.as_str(),
             d.paragraphs,
             d.chars,
-            printable(&d.title)
+            printable(&d.title),
+            if about.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", about.join(", "))
+            }
         )?;
     }
     Ok(())

@@ -27,7 +27,7 @@ use serde::Serialize;
 use crate::check::{CheckSettings, Checker, Index, ParagraphResult};
 use crate::error::{Error, ErrorInfo, Result};
 use crate::fingerprint::Fingerprinter;
-use crate::library::{FlatPrints, SourceParagraph, Sources};
+use crate::library::{FlatPrints, Role, SourceParagraph, Sources};
 use crate::text::utf16_range;
 
 /// A submitted file as read: its paragraphs, or why it could not be read.
@@ -203,6 +203,7 @@ impl Sources for Memory<'_> {
                         document_id: d as i64,
                         document_title: file.to_string(),
                         document_path: file.to_string(),
+                        document_role: Role::Source,
                         index: index as u32,
                         text: text.clone(),
                     },

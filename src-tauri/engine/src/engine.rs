@@ -28,7 +28,8 @@ use crate::extract::{self, discover, ExtractOptions, Extracted};
 use crate::fingerprint::Fingerprinter;
 use crate::ingest;
 use crate::library::{
-    AddOutcome, DocumentInfo, Generation, Library, RefingerprintProgress, Store, Totals,
+    AddOutcome, DocumentInfo, DocumentMeta, Generation, Library, NewDocument,
+    RefingerprintProgress, Store, Totals,
 };
 use crate::report::class::ClassReport;
 use crate::report::{CheckedDocument, Report, SpanKind};
@@ -385,6 +386,25 @@ impl Engine {
         progress: &mut dyn FnMut(Progress<'_>),
         cancel: &AtomicBool,
     ) -> Result<AddRun> {
+        self.add_as(inputs, options, &DocumentMeta::default(), progress, cancel)
+    }
+
+    /// [`Self::add`], every document added with `meta` (its role, author, year, tags; a title
+    /// instead of the file name).
+    pub fn add_as(
+        &self,
+        inputs: &[PathBuf],
+        options: &ReadOptions,
+        meta: &DocumentMeta,
+        progress: &mut dyn FnMut(Progress<'_>),
+        cancel: &AtomicBool,
+    ) -> Result<AddRun> {
+        if let Some(year) = meta.year.filter(|y| !(0..=9999).contains(y)) {
+            return Err(Error::InvalidSetting {
+                name: "year",
+                reason: format!("must be a year between 0 and 9999 (got {year})"),
+            });
+        }
         let extract_options = options.extract_options()?;
         let mut library = self.open_write()?;
         let (files, unreadable) = discover::collect_files(inputs);
@@ -392,8 +412,8 @@ impl Engine {
             .into_iter()
             .map(|e| (e.path().to_path_buf(), Err(e.into())))
             .collect();
-        let added = ingest::add_files(
-            library.as_mut(),
+        let plain = *meta == DocumentMeta::default();
+        let added = ingest::add_files_with(
             &files,
             &extract_options,
             self.fingerprinter(),
@@ -404,6 +424,19 @@ impl Engine {
                     total: p.total,
                     path: p.path,
                 })
+            },
+            |docs| {
+                if plain {
+                    return library.add_batch(docs);
+                }
+                let described: Vec<NewDocument> = docs
+                    .iter()
+                    .map(|d| NewDocument {
+                        meta: meta.clone(),
+                        ..(*d).clone()
+                    })
+                    .collect();
+                library.add_batch(&described.iter().collect::<Vec<_>>())
             },
         );
         let cancelled = added.len() < files.len();

@@ -55,6 +55,7 @@ pub fn prepare(
         bytes,
         content_hash: format!("{:032x}", content.digest128()),
         paragraphs,
+        meta: Default::default(),
     }
 }
 

@@ -64,6 +64,46 @@ impl FlatPrints {
     }
 }
 
+/// What a library document is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    /// Checked against: text found in it is copying.
+    #[default]
+    Source,
+    /// A template (the school's thesis template, an assignment's prompt): text found in it is never
+    /// counted as copying.
+    Template,
+}
+
+impl Role {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::Source => "source",
+            Role::Template => "template",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Role> {
+        match name {
+            "source" => Some(Role::Source),
+            "template" => Some(Role::Template),
+            _ => None,
+        }
+    }
+}
+
+/// What a user says about a document when adding it (or later): all optional.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DocumentMeta {
+    pub role: Role,
+    /// Instead of the file name.
+    pub title: Option<String>,
+    pub author: Option<String>,
+    pub year: Option<i64>,
+    pub tags: Vec<String>,
+}
+
 /// A document as listed in the library.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct DocumentInfo {
@@ -77,6 +117,11 @@ pub struct DocumentInfo {
     pub chars: u64,
     /// Seconds since the Unix epoch.
     pub added_at: i64,
+    pub role: Role,
+    pub author: Option<String>,
+    pub year: Option<i64>,
+    /// Sorted.
+    pub tags: Vec<String>,
 }
 
 /// A paragraph ready to be stored.
@@ -99,6 +144,8 @@ pub struct NewDocument {
     /// xxh3-128 of the paragraph texts: the same content read from a .docx and a .pdf is one document.
     pub content_hash: String,
     pub paragraphs: Vec<NewParagraph>,
+    /// Role, author, year, tags (and a title that replaces `title`).
+    pub meta: DocumentMeta,
 }
 
 /// What adding a document did.
@@ -127,6 +174,8 @@ pub struct SourceParagraph {
     pub document_id: i64,
     pub document_title: String,
     pub document_path: String,
+    /// A template's text is never counted as copying.
+    pub document_role: Role,
     pub index: u32,
     pub text: String,
 }
@@ -472,9 +521,9 @@ impl Sources for Library {
             .prepare_cached("SELECT document_id, idx, text FROM paragraphs WHERE id = ?1")
             .map_err(|e| db(&self.path, e))?;
         let mut document = conn
-            .prepare_cached("SELECT title, path FROM documents WHERE id = ?1")
+            .prepare_cached("SELECT title, path, role FROM documents WHERE id = ?1")
             .map_err(|e| db(&self.path, e))?;
-        let mut documents: HashMap<i64, (String, String)> = HashMap::new();
+        let mut documents: HashMap<i64, (String, String, Role)> = HashMap::new();
         let mut out = HashMap::with_capacity(sorted.len());
         for id in sorted {
             let row = paragraph
@@ -490,11 +539,18 @@ impl Sources for Library {
             let Some((document_id, idx, text)) = row else {
                 continue;
             };
-            let (title, path) = match documents.entry(document_id) {
+            let (title, path, role) = match documents.entry(document_id) {
                 Entry::Occupied(e) => e.into_mut(),
                 Entry::Vacant(v) => {
                     let doc = document
-                        .query_row([document_id], |r| Ok((r.get(0)?, r.get(1)?)))
+                        .query_row([document_id], |r| {
+                            let role: String = r.get(2)?;
+                            Ok((
+                                r.get(0)?,
+                                r.get(1)?,
+                                Role::from_name(&role).unwrap_or_default(),
+                            ))
+                        })
                         .optional()
                         .map_err(|e| db(&self.path, e))?;
                     let Some(doc) = doc else { continue };
@@ -508,6 +564,7 @@ impl Sources for Library {
                     document_id,
                     document_title: title.clone(),
                     document_path: path.clone(),
+                    document_role: *role,
                     index: idx as u32,
                     text,
                 },
@@ -648,7 +705,8 @@ impl Store for Library {
 }
 
 const DOC_COLUMNS: &str =
-    "id, title, path, format, content_hash, bytes, paragraphs, chars, added_at";
+    "id, title, path, format, content_hash, bytes, paragraphs, chars, added_at, role, author, year, \
+     (SELECT group_concat(tag, char(31)) FROM document_tags t WHERE t.document_id = documents.id)";
 
 fn add_in(tx: &Connection, doc: &NewDocument) -> rusqlite::Result<AddOutcome> {
     if let Some(existing) = find_by_hash(tx, &doc.content_hash)? {
@@ -656,20 +714,25 @@ fn add_in(tx: &Connection, doc: &NewDocument) -> rusqlite::Result<AddOutcome> {
     }
     let chars: u64 = doc.paragraphs.iter().map(|p| p.chars).sum();
     tx.prepare_cached(
-        "INSERT INTO documents (title, path, format, content_hash, bytes, paragraphs, chars, added_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        "INSERT INTO documents (title, path, format, content_hash, bytes, paragraphs, chars, added_at,
+                                role, author, year)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
     )?
     .execute(params![
-        doc.title,
+        doc.meta.title.as_deref().unwrap_or(&doc.title),
         doc.path,
         doc.format.as_str(),
         doc.content_hash,
         doc.bytes as i64,
         doc.paragraphs.len() as i64,
         chars as i64,
-        now()
+        now(),
+        doc.meta.role.as_str(),
+        doc.meta.author,
+        doc.meta.year,
     ])?;
     let id = tx.last_insert_rowid();
+    set_tags(tx, id, &doc.meta.tags)?;
     let mut insert = tx.prepare_cached(
         "INSERT INTO paragraphs (document_id, idx, kind, text, chars, simhash, shingles, algo)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
@@ -731,7 +794,30 @@ fn doc_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<DocumentInfo> {
         paragraphs: r.get::<_, i64>(6)? as u64,
         chars: r.get::<_, i64>(7)? as u64,
         added_at: r.get(8)?,
+        role: Role::from_name(&r.get::<_, String>(9)?).unwrap_or_default(),
+        author: r.get(10)?,
+        year: r.get(11)?,
+        tags: {
+            let joined: Option<String> = r.get(12)?;
+            let mut tags: Vec<String> = joined
+                .map(|j| j.split('\u{1f}').map(str::to_string).collect())
+                .unwrap_or_default();
+            tags.sort();
+            tags
+        },
     })
+}
+
+/// Replace a document's tags (blank ones dropped, duplicates once).
+fn set_tags(tx: &Connection, id: i64, tags: &[String]) -> rusqlite::Result<()> {
+    tx.prepare_cached("DELETE FROM document_tags WHERE document_id = ?1")?
+        .execute([id])?;
+    let mut insert = tx
+        .prepare_cached("INSERT OR IGNORE INTO document_tags (document_id, tag) VALUES (?1, ?2)")?;
+    for tag in tags.iter().map(|t| t.trim()).filter(|t| !t.is_empty()) {
+        insert.execute(params![id, tag])?;
+    }
+    Ok(())
 }
 
 // Both lookups run once per document added, so their statements are cached rather than parsed each time.
@@ -850,6 +936,7 @@ pub(crate) mod test_support {
             bytes: 10,
             content_hash: format!("hash-of-{}", texts.join("|")),
             paragraphs,
+            meta: Default::default(),
         }
     }
 }

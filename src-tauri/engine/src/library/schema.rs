@@ -38,6 +38,16 @@ pub const MIGRATIONS: &[&str] = &[
         value INTEGER NOT NULL
     );
     INSERT INTO meta (key, value) VALUES ('library_id', random()), ('generation', 0);",
+    // 3: what a document is: its role (`source`, or `template`: text never counted as copying), author,
+    // year and tags (a class, a year, "published").
+    "ALTER TABLE documents ADD COLUMN role TEXT NOT NULL DEFAULT 'source';
+    ALTER TABLE documents ADD COLUMN author TEXT;
+    ALTER TABLE documents ADD COLUMN year INTEGER;
+    CREATE TABLE document_tags (
+        document_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+        tag         TEXT    NOT NULL,
+        PRIMARY KEY (document_id, tag)
+    ) WITHOUT ROWID;",
 ];
 
 /// The schema version this build writes.

@@ -67,6 +67,7 @@ fn kind_class(kind: super::SpanKind) -> &'static str {
         super::SpanKind::Copied => "copied",
         super::SpanKind::Quoted => "quoted",
         super::SpanKind::Reference => "reference",
+        super::SpanKind::Template => "template",
     }
 }
 
@@ -108,7 +109,7 @@ th{background:#f5f5f7}.pair td{width:50%}mark{background:#ffd6a0;padding:0}
 .para{margin:.8rem 0;padding:.5rem .8rem;border-left:4px solid #ccc}.para.flagged{border-left-color:#d9480f;background:#fff8f3}
 .para.passage{border-left-color:#f0a577}.para.passage mark{background:#ffe9d1}
 .sim{font-weight:600;color:#d9480f}
-mark.quoted{background:#c9f0d3}mark.reference{background:#e3e3e6}.kinds{color:#333}.error{color:#b00020;font-weight:600}
+mark.quoted{background:#c9f0d3}mark.reference,mark.template{background:#e3e3e6}.kinds{color:#333}.error{color:#b00020;font-weight:600}
 @media print{body{margin:0}.para{break-inside:avoid}}";
 
 /// Render the report as a standalone HTML page in `lang`.
@@ -168,7 +169,7 @@ fn document(out: &mut String, doc: &DocumentReport, lang: Lang) {
     );
     let _ = writeln!(
         out,
-        "<p class=\"kinds\">{} {} · {} {} · {} {} · {} {}</p>",
+        "<p class=\"kinds\">{} {} · {} {} · {} {} · {} {} · {} {}</p>",
         l("Total (all kinds)", "总文字复制比"),
         pct(doc.total_ratio),
         l("plain copying", "复制"),
@@ -177,6 +178,8 @@ fn document(out: &mut String, doc: &DocumentReport, lang: Lang) {
         pct(doc.kinds.quoted),
         l("references section", "参考文献"),
         pct(doc.kinds.reference),
+        l("template (not counted)", "模板（不计入）"),
+        pct(doc.kinds.template),
     );
     if !doc.sources.is_empty() {
         let _ = writeln!(

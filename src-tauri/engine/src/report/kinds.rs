@@ -32,6 +32,8 @@ pub enum SpanKind {
     Quoted,
     /// In the references section.
     Reference,
+    /// Text of a library document with the `template` role: never counted as copying.
+    Template,
 }
 
 impl SpanKind {
@@ -40,6 +42,7 @@ impl SpanKind {
             "copied" => Some(SpanKind::Copied),
             "quoted" | "quotes" => Some(SpanKind::Quoted),
             "reference" | "references" => Some(SpanKind::Reference),
+            "template" | "templates" => Some(SpanKind::Template),
             _ => None,
         }
     }

@@ -24,6 +24,7 @@ use serde::Serialize;
 
 use crate::check::{covered_chars, Match, Method, ParagraphResult, SpanPair};
 use crate::error::{Error, ErrorInfo};
+use crate::library::Role;
 use crate::text::non_ws_chars;
 pub use crate::text::utf16_range;
 
@@ -97,6 +98,8 @@ pub struct KindShares {
     pub copied: f64,
     pub quoted: f64,
     pub reference: f64,
+    /// Text of template documents: shown, never counted in the ratios.
+    pub template: f64,
 }
 
 /// One source document's share of a submission.
@@ -158,8 +161,9 @@ pub struct ReportSpan {
 }
 
 impl ReportSpan {
-    fn new(span: &SpanPair, submission: &str, source: &str, read: &ParagraphKinds) -> ReportSpan {
-        let (kind, in_quotes) = read.kind_of(submission, span.submission);
+    fn new(span: &SpanPair, submission: &str, m: &Match, read: &ParagraphKinds) -> ReportSpan {
+        let source = m.source.text.as_str();
+        let (kind, in_quotes) = read.kind_of(submission, span.submission, m);
         ReportSpan {
             submission: span.submission,
             source: span.source,
@@ -190,9 +194,12 @@ impl ParagraphKinds {
         }
     }
 
-    /// The kind of the passage `range` of `text`, and whether a copied one is in quotation marks.
-    fn kind_of(&self, text: &str, range: [usize; 2]) -> (SpanKind, bool) {
-        if self.reference {
+    /// The kind of the passage `range` of `text` found in match `m`, and whether a copied one is in
+    /// quotation marks.
+    fn kind_of(&self, text: &str, range: [usize; 2], m: &Match) -> (SpanKind, bool) {
+        if m.source.document_role == Role::Template {
+            (SpanKind::Template, false)
+        } else if self.reference {
             (SpanKind::Reference, false)
         } else if kinds::share_inside(text, range, &self.cited) >= 0.5 {
             (SpanKind::Quoted, false)
@@ -277,7 +284,7 @@ fn document(
     let mut total = 0;
     let mut copied = 0;
     // Characters in passages of any kind, and of each kind (copied first, then reference, then quoted).
-    let (mut all_kinds, mut of_kind) = (0, [0usize; 3]);
+    let (mut all_kinds, mut of_kind) = (0, [0usize; 4]);
     // document id -> (path, title, copied chars, paragraphs)
     let mut per_source: BTreeMap<i64, (String, String, usize, usize)> = BTreeMap::new();
     let mut paragraphs = Vec::with_capacity(results.len());
@@ -289,34 +296,51 @@ fn document(
         // flagged and which matches are listed as such.
         // Below the threshold only copied passages count: a whole-paragraph method's match there is only
         // a distance.
-        let (kept, below): (Vec<&Match>, Vec<&Match>) = p
+        // Template text is shown (with the passages below the threshold) and never counted or flagged.
+        let (templates, found): (Vec<&Match>, Vec<&Match>) = p
             .matches
             .iter()
+            .partition(|m| m.source.document_role == Role::Template);
+        let (kept, below): (Vec<&Match>, Vec<&Match>) = found
+            .into_iter()
             .partition(|m| m.similarity >= threshold - 1e-9);
         let below: Vec<&Match> = below
             .into_iter()
+            .chain(templates.iter().copied())
             .filter(|m| !m.spans().is_empty())
             .collect();
-        let counted: Vec<&Match> = kept.iter().chain(&below).copied().collect();
+        let counted: Vec<&Match> = kept
+            .iter()
+            .chain(&below)
+            .copied()
+            .filter(|m| m.source.document_role != Role::Template)
+            .collect();
         let chars = non_ws_chars(&p.text);
         total += chars;
         // Each match's covered ranges with their kinds (a whole-paragraph match: its paragraph's kind).
         let ranges_of = |ms: &[&Match], keep: &dyn Fn(SpanKind) -> bool| -> Vec<[usize; 2]> {
             ms.iter()
-                .flat_map(|m| m.covered_ranges())
-                .filter(|&r| keep(read.kind_of(&p.text, r).0))
+                .flat_map(|m| m.covered_ranges().into_iter().map(move |r| (r, *m)))
+                .filter(|&(r, m)| keep(read.kind_of(&p.text, r, m).0))
+                .map(|(r, _)| r)
                 .collect()
         };
         let counts = |k: SpanKind| !exclude.contains(&k);
         let (para_copied, _) = covered_chars(&p.text, &ranges_of(&counted, &counts));
         copied += para_copied;
         all_kinds += covered_chars(&p.text, &ranges_of(&counted, &|_| true)).0;
+        let counted_or_template: Vec<&Match> = counted.iter().chain(&templates).copied().collect();
         let mut claimed: Vec<[usize; 2]> = Vec::new();
-        for (slot, kind) in [SpanKind::Copied, SpanKind::Reference, SpanKind::Quoted]
-            .into_iter()
-            .enumerate()
+        for (slot, kind) in [
+            SpanKind::Copied,
+            SpanKind::Reference,
+            SpanKind::Quoted,
+            SpanKind::Template,
+        ]
+        .into_iter()
+        .enumerate()
         {
-            let mine = ranges_of(&counted, &|k| k == kind);
+            let mine = ranges_of(&counted_or_template, &|k| k == kind);
             let with_earlier: Vec<[usize; 2]> = claimed.iter().chain(&mine).copied().collect();
             let before = covered_chars(&p.text, &claimed).0;
             of_kind[slot] += covered_chars(&p.text, &with_earlier).0 - before;
@@ -391,6 +415,7 @@ fn document(
             copied: ratio(of_kind[0]),
             reference: ratio(of_kind[1]),
             quoted: ratio(of_kind[2]),
+            template: ratio(of_kind[3]),
         },
         largest_source_ratio: sources.first().map_or(0.0, |s| s.ratio),
         total_chars: total,
@@ -416,7 +441,7 @@ fn match_report(text: &str, m: &Match, read: &ParagraphKinds) -> MatchReport {
         spans: m
             .spans()
             .iter()
-            .map(|sp| ReportSpan::new(sp, text, &m.source.text, read))
+            .map(|sp| ReportSpan::new(sp, text, m, read))
             .collect(),
     }
 }
@@ -434,6 +459,7 @@ mod tests {
                 document_id,
                 document_title: format!("source {document_id}"),
                 document_path: format!("s{document_id}.txt"),
+                document_role: crate::library::Role::Source,
                 index: 0,
                 text: "来源段落的文字来源段落的文字来源段落的文字".into(),
             }),
