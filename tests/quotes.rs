@@ -229,6 +229,26 @@ fn template_documents_are_never_counted_and_documents_carry_their_metadata() {
         "the template is no source"
     );
 
+    // The writer's own earlier work: kind own, left out with --exclude own.
+    let mine: Value = serde_json::from_str(&s.ok(&[
+        "check",
+        sub.to_str().unwrap(),
+        "--format",
+        "json",
+        "--author",
+        "王明",
+        "--exclude",
+        "own",
+    ]))
+    .unwrap();
+    let d = &mine["documents"][0];
+    assert_eq!(
+        d["paragraphs"][1]["matches"][0]["spans"][0]["kind"], "own",
+        "{d}"
+    );
+    assert_eq!(d["similarity_ratio"], 0.0);
+    assert_eq!(d["total_ratio"], doc["total_ratio"]);
+    assert_eq!(d["kinds"]["own"], doc["total_ratio"]);
     let bad = s.tongwen(&[
         "library",
         "add",

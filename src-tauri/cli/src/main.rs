@@ -121,9 +121,12 @@ struct CheckArgs {
     #[arg(long, default_value_t = DEFAULT_MIN_MATCH_WORDS)]
     min_match_words: usize,
     /// Leave these kinds of passage out of the similarity ratio: quotes (quoted with a citation),
-    /// references (the references section); comma-separated
+    /// references (the references section), own (the writer's own work, with --author); comma-separated
     #[arg(long, value_enum, value_delimiter = ',')]
     exclude: Vec<ExcludeArg>,
+    /// The writer: text of library documents by this author is their own earlier work (kind own)
+    #[arg(long)]
+    author: Option<String>,
     #[arg(long)]
     encoding: Option<String>,
     /// Language of the HTML and text reports
@@ -175,6 +178,7 @@ enum RoleArg {
 enum ExcludeArg {
     Quotes,
     References,
+    Own,
 }
 
 #[derive(Subcommand)]
@@ -506,8 +510,10 @@ fn check_cmd(engine: &Engine, args: CheckArgs) -> Result<ExitCode> {
             .map(|e| match e {
                 ExcludeArg::Quotes => SpanKind::Quoted,
                 ExcludeArg::References => SpanKind::Reference,
+                ExcludeArg::Own => SpanKind::Own,
             })
             .collect(),
+        author: args.author,
         read: ReadOptions {
             encoding: args.encoding,
         },

@@ -204,6 +204,7 @@ impl Sources for Memory<'_> {
                         document_title: file.to_string(),
                         document_path: file.to_string(),
                         document_role: Role::Source,
+                        document_author: None,
                         index: index as u32,
                         text: text.clone(),
                     },

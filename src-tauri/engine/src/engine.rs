@@ -100,6 +100,9 @@ pub struct CheckOptions {
     /// Kinds of passage left out of the similarity ratio (`--exclude quotes,references`); none by
     /// default, so it equals the total ratio.
     pub exclude: Vec<SpanKind>,
+    /// The writer: text of library documents with this author is their own earlier work (kind `own`,
+    /// excluded with `own`).
+    pub author: Option<String>,
     pub read: ReadOptions,
 }
 
@@ -112,6 +115,7 @@ impl Default for CheckOptions {
             min_match_chars: DEFAULT_MIN_MATCH_CHARS,
             min_match_words: DEFAULT_MIN_MATCH_WORDS,
             exclude: Vec::new(),
+            author: None,
             read: ReadOptions::default(),
         }
     }
@@ -189,6 +193,7 @@ pub struct CheckRun {
     pub threshold: f64,
     pub top: usize,
     pub exclude: Vec<SpanKind>,
+    pub author: Option<String>,
     pub documents: Vec<CheckedDocument>,
 }
 
@@ -209,7 +214,14 @@ impl CheckRun {
     }
 
     fn build(&self, threshold: f64, exclude: &[SpanKind]) -> Report {
-        Report::build_excluding(self.method, threshold, self.top, exclude, &self.documents)
+        Report::build_excluding(
+            self.method,
+            threshold,
+            self.top,
+            exclude,
+            self.author.as_deref(),
+            &self.documents,
+        )
     }
 
     /// The files that could not be checked, with why.
@@ -503,6 +515,7 @@ impl Engine {
                 threshold: options.threshold(),
                 top: options.top,
                 exclude: options.exclude.clone(),
+                author: options.author.clone(),
                 documents,
             })
         })
@@ -619,6 +632,7 @@ impl Engine {
                     threshold: check.threshold(),
                     top: check.top,
                     exclude: check.exclude.clone(),
+                    author: check.author.clone(),
                     documents,
                 })
             })?)

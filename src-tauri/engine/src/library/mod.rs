@@ -176,6 +176,8 @@ pub struct SourceParagraph {
     pub document_path: String,
     /// A template's text is never counted as copying.
     pub document_role: Role,
+    /// The document's author, when given (a check `--author` reports the writer's own work apart).
+    pub document_author: Option<String>,
     pub index: u32,
     pub text: String,
 }
@@ -521,9 +523,9 @@ impl Sources for Library {
             .prepare_cached("SELECT document_id, idx, text FROM paragraphs WHERE id = ?1")
             .map_err(|e| db(&self.path, e))?;
         let mut document = conn
-            .prepare_cached("SELECT title, path, role FROM documents WHERE id = ?1")
+            .prepare_cached("SELECT title, path, role, author FROM documents WHERE id = ?1")
             .map_err(|e| db(&self.path, e))?;
-        let mut documents: HashMap<i64, (String, String, Role)> = HashMap::new();
+        let mut documents: HashMap<i64, (String, String, Role, Option<String>)> = HashMap::new();
         let mut out = HashMap::with_capacity(sorted.len());
         for id in sorted {
             let row = paragraph
@@ -539,7 +541,7 @@ impl Sources for Library {
             let Some((document_id, idx, text)) = row else {
                 continue;
             };
-            let (title, path, role) = match documents.entry(document_id) {
+            let (title, path, role, author) = match documents.entry(document_id) {
                 Entry::Occupied(e) => e.into_mut(),
                 Entry::Vacant(v) => {
                     let doc = document
@@ -549,6 +551,7 @@ impl Sources for Library {
                                 r.get(0)?,
                                 r.get(1)?,
                                 Role::from_name(&role).unwrap_or_default(),
+                                r.get(3)?,
                             ))
                         })
                         .optional()
@@ -565,6 +568,7 @@ impl Sources for Library {
                     document_title: title.clone(),
                     document_path: path.clone(),
                     document_role: *role,
+                    document_author: author.clone(),
                     index: idx as u32,
                     text,
                 },

@@ -68,6 +68,7 @@ fn kind_class(kind: super::SpanKind) -> &'static str {
         super::SpanKind::Quoted => "quoted",
         super::SpanKind::Reference => "reference",
         super::SpanKind::Template => "template",
+        super::SpanKind::Own => "own",
     }
 }
 
@@ -109,7 +110,7 @@ th{background:#f5f5f7}.pair td{width:50%}mark{background:#ffd6a0;padding:0}
 .para{margin:.8rem 0;padding:.5rem .8rem;border-left:4px solid #ccc}.para.flagged{border-left-color:#d9480f;background:#fff8f3}
 .para.passage{border-left-color:#f0a577}.para.passage mark{background:#ffe9d1}
 .sim{font-weight:600;color:#d9480f}
-mark.quoted{background:#c9f0d3}mark.reference,mark.template{background:#e3e3e6}.kinds{color:#333}.error{color:#b00020;font-weight:600}
+mark.quoted{background:#c9f0d3}mark.reference,mark.template{background:#e3e3e6}mark.own{background:#d6e4ff}.kinds{color:#333}.error{color:#b00020;font-weight:600}
 @media print{body{margin:0}.para{break-inside:avoid}}";
 
 /// Render the report as a standalone HTML page in `lang`.

@@ -34,6 +34,8 @@ pub enum SpanKind {
     Reference,
     /// Text of a library document with the `template` role: never counted as copying.
     Template,
+    /// Text of a library document by the writer (`check --author`): the writer's own earlier work.
+    Own,
 }
 
 impl SpanKind {
@@ -43,6 +45,7 @@ impl SpanKind {
             "quoted" | "quotes" => Some(SpanKind::Quoted),
             "reference" | "references" => Some(SpanKind::Reference),
             "template" | "templates" => Some(SpanKind::Template),
+            "own" => Some(SpanKind::Own),
             _ => None,
         }
     }

@@ -62,6 +62,9 @@ pub struct Report {
     /// Kinds of passage left out of `similarity_ratio` (and `copied_chars`, `sources`): the user's
     /// `--exclude`; none by default.
     pub exclude: Vec<SpanKind>,
+    /// The writer (`check --author`), whose own library documents' text is kind `own`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub author: Option<String>,
     pub documents: Vec<DocumentReport>,
 }
 
@@ -98,6 +101,8 @@ pub struct KindShares {
     pub copied: f64,
     pub quoted: f64,
     pub reference: f64,
+    /// The writer's own earlier work (`check --author`).
+    pub own: f64,
     /// Text of template documents: shown, never counted in the ratios.
     pub template: f64,
 }
@@ -161,7 +166,7 @@ pub struct ReportSpan {
 }
 
 impl ReportSpan {
-    fn new(span: &SpanPair, submission: &str, m: &Match, read: &ParagraphKinds) -> ReportSpan {
+    fn new(span: &SpanPair, submission: &str, m: &Match, read: &ParagraphKinds<'_>) -> ReportSpan {
         let source = m.source.text.as_str();
         let (kind, in_quotes) = read.kind_of(submission, span.submission, m);
         ReportSpan {
@@ -177,17 +182,20 @@ impl ReportSpan {
 
 /// What a submission paragraph says about the passages in it: whether it is in the references section,
 /// and its quotations.
-struct ParagraphKinds {
+struct ParagraphKinds<'a> {
+    /// The writer (`check --author`): text of their own library documents is `own`.
+    author: Option<&'a str>,
     reference: bool,
     cited: Vec<[usize; 2]>,
     uncited: Vec<[usize; 2]>,
 }
 
-impl ParagraphKinds {
-    fn read(text: &str, reference: bool) -> Self {
+impl<'a> ParagraphKinds<'a> {
+    fn read(text: &str, reference: bool, author: Option<&'a str>) -> Self {
         let (cited, uncited): (Vec<_>, Vec<_>) =
             kinds::quotations(text).into_iter().partition(|q| q.1);
         ParagraphKinds {
+            author,
             reference,
             cited: cited.into_iter().map(|q| q.0).collect(),
             uncited: uncited.into_iter().map(|q| q.0).collect(),
@@ -197,8 +205,14 @@ impl ParagraphKinds {
     /// The kind of the passage `range` of `text` found in match `m`, and whether a copied one is in
     /// quotation marks.
     fn kind_of(&self, text: &str, range: [usize; 2], m: &Match) -> (SpanKind, bool) {
+        let by_writer = |a: &str| {
+            self.author
+                .is_some_and(|w| !w.trim().is_empty() && w.trim().eq_ignore_ascii_case(a.trim()))
+        };
         if m.source.document_role == Role::Template {
             (SpanKind::Template, false)
+        } else if m.source.document_author.as_deref().is_some_and(by_writer) {
+            (SpanKind::Own, false)
         } else if self.reference {
             (SpanKind::Reference, false)
         } else if kinds::share_inside(text, range, &self.cited) >= 0.5 {
@@ -216,7 +230,7 @@ impl Report {
     /// Build a report: keep matches with similarity at or above `threshold`, at most `top` per
     /// paragraph, and compute the ratios.
     pub fn build(method: Method, threshold: f64, top: usize, docs: &[CheckedDocument]) -> Report {
-        Report::build_excluding(method, threshold, top, &[], docs)
+        Report::build_excluding(method, threshold, top, &[], None, docs)
     }
 
     /// [`Report::build`] with the passages of the kinds in `exclude` left out of `similarity_ratio`,
@@ -226,6 +240,7 @@ impl Report {
         threshold: f64,
         top: usize,
         exclude: &[SpanKind],
+        author: Option<&str>,
         docs: &[CheckedDocument],
     ) -> Report {
         let mut exclude = exclude.to_vec();
@@ -239,9 +254,10 @@ impl Report {
             top,
             documents: docs
                 .iter()
-                .map(|d| document(threshold, top, &exclude, d))
+                .map(|d| document(threshold, top, &exclude, author, d))
                 .collect(),
             exclude,
+            author: author.map(str::to_string),
         }
     }
 
@@ -260,6 +276,7 @@ fn document(
     threshold: f64,
     top: usize,
     exclude: &[SpanKind],
+    author: Option<&str>,
     doc: &CheckedDocument,
 ) -> DocumentReport {
     let results = match &doc.outcome {
@@ -284,14 +301,14 @@ fn document(
     let mut total = 0;
     let mut copied = 0;
     // Characters in passages of any kind, and of each kind (copied first, then reference, then quoted).
-    let (mut all_kinds, mut of_kind) = (0, [0usize; 4]);
+    let (mut all_kinds, mut of_kind) = (0, [0usize; 5]);
     // document id -> (path, title, copied chars, paragraphs)
     let mut per_source: BTreeMap<i64, (String, String, usize, usize)> = BTreeMap::new();
     let mut paragraphs = Vec::with_capacity(results.len());
     let texts: Vec<&str> = results.iter().map(|p| p.text.as_str()).collect();
     let references = kinds::references_section(&texts);
     for (index, p) in results.iter().enumerate() {
-        let read = ParagraphKinds::read(&p.text, references[index]);
+        let read = ParagraphKinds::read(&p.text, references[index], author);
         // Every passage counts (the 13-character rule): the threshold decides only which paragraphs are
         // flagged and which matches are listed as such.
         // Below the threshold only copied passages count: a whole-paragraph method's match there is only
@@ -335,6 +352,7 @@ fn document(
             SpanKind::Copied,
             SpanKind::Reference,
             SpanKind::Quoted,
+            SpanKind::Own,
             SpanKind::Template,
         ]
         .into_iter()
@@ -415,7 +433,8 @@ fn document(
             copied: ratio(of_kind[0]),
             reference: ratio(of_kind[1]),
             quoted: ratio(of_kind[2]),
-            template: ratio(of_kind[3]),
+            own: ratio(of_kind[3]),
+            template: ratio(of_kind[4]),
         },
         largest_source_ratio: sources.first().map_or(0.0, |s| s.ratio),
         total_chars: total,
@@ -428,7 +447,7 @@ fn document(
     }
 }
 
-fn match_report(text: &str, m: &Match, read: &ParagraphKinds) -> MatchReport {
+fn match_report(text: &str, m: &Match, read: &ParagraphKinds<'_>) -> MatchReport {
     MatchReport {
         source_path: m.source.document_path.clone(),
         source_title: m.source.document_title.clone(),
@@ -460,6 +479,7 @@ mod tests {
                 document_title: format!("source {document_id}"),
                 document_path: format!("s{document_id}.txt"),
                 document_role: crate::library::Role::Source,
+                document_author: None,
                 index: 0,
                 text: "来源段落的文字来源段落的文字来源段落的文字".into(),
             }),
