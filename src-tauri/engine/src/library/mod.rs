@@ -604,7 +604,13 @@ impl Store for Library {
     /// already present (in the library or earlier in the batch) is reported, not added again.
     fn add_batch(&mut self, docs: &[&NewDocument]) -> Result<Vec<AddOutcome>> {
         let path = self.path.clone();
-        let tx = self.conn.transaction().map_err(|e| db(&path, e))?;
+        // IMMEDIATE: the write lock is taken (waiting for another writer, up to the busy timeout) before
+        // the first read. A deferred transaction that reads, then writes after another process
+        // committed, fails at once with "database is locked" (its snapshot is stale), timeout or not.
+        let tx = self
+            .conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+            .map_err(|e| db(&path, e))?;
         let mut outcomes = Vec::with_capacity(docs.len());
         for doc in docs {
             outcomes.push(add_in(&tx, doc).map_err(|e| db(&path, e))?);
@@ -631,7 +637,11 @@ impl Store for Library {
     /// removed.
     fn remove(&mut self, ids: &[i64]) -> Result<Vec<DocumentInfo>> {
         let path = self.path.clone();
-        let tx = self.conn.transaction().map_err(|e| db(&path, e))?;
+        // IMMEDIATE, as in `add_batch`.
+        let tx = self
+            .conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+            .map_err(|e| db(&path, e))?;
         let mut removed = Vec::with_capacity(ids.len());
         for &id in ids {
             let info = document_by_id(&tx, id)
