@@ -311,6 +311,26 @@ fn with_the_library_each_submission_is_also_checked() {
     );
     assert_eq!(b["check"]["similarity_ratio"], 0.0);
     assert_eq!(report["pairs"].as_array().unwrap().len(), 1);
+    // The library's template documents are templates of the class too.
+    let prompt = s.write("lib/prompt.txt", format!("{SHARED}\n"));
+    s.ok(&[
+        "library",
+        "add",
+        prompt.to_str().unwrap(),
+        "--role",
+        "template",
+    ]);
+    let templated: Value = serde_json::from_str(&s.ok(&[
+        "compare",
+        class.to_str().unwrap(),
+        "--with-library",
+        "--format",
+        "json",
+    ]))
+    .unwrap();
+    assert_eq!(templated["pairs"], serde_json::json!([]), "{templated}");
+    let a = &templated["documents"].as_array().unwrap()[0];
+    assert!(a["template_chars"].as_u64().unwrap() > 40, "{a}");
     // Without the flag no check is attached.
     let plain: Value =
         serde_json::from_str(&s.ok(&["compare", class.to_str().unwrap(), "--format", "json"]))

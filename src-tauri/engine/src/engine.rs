@@ -29,7 +29,7 @@ use crate::fingerprint::Fingerprinter;
 use crate::ingest;
 use crate::library::{
     AddOutcome, DocumentInfo, DocumentMeta, Generation, Library, NewDocument,
-    RefingerprintProgress, Store, Totals,
+    RefingerprintProgress, Role, SourceParagraph, Store, Totals,
 };
 use crate::report::class::ClassReport;
 use crate::report::{CheckedDocument, Report, SpanKind};
@@ -239,7 +239,8 @@ pub struct CompareOptions {
     pub check: CheckOptions,
     /// Template documents (the assignment prompt, the school's cover page): their text is never shared.
     pub templates: Vec<PathBuf>,
-    /// Also check every submission against the library, in the same run.
+    /// Also check every submission against the library, in the same run; the library's documents with
+    /// the template role are then templates too.
     pub with_library: bool,
 }
 
@@ -558,7 +559,7 @@ impl Engine {
             ..options.check.clone()
         };
         let (settings, extract_options) = check.validate()?;
-        let templates: Vec<(String, Vec<String>)> = options
+        let mut templates: Vec<(String, Vec<String>)> = options
             .templates
             .iter()
             .map(|path| {
@@ -566,6 +567,9 @@ impl Engine {
                 Ok((path.display().to_string(), paragraph_texts(read)))
             })
             .collect::<Result<_>>()?;
+        if options.with_library {
+            templates.extend(self.library_templates()?);
+        }
         let (files, unreadable) = discover::collect_files(inputs);
         let mut submissions: Vec<Submission> = unreadable
             .into_iter()
@@ -649,6 +653,40 @@ impl Engine {
             class,
             library,
         })
+    }
+
+    /// The texts of the library's documents with the template role, by title, paragraphs in order.
+    fn library_templates(&self) -> Result<Vec<(String, Vec<String>)>> {
+        let library = self.open_read()?;
+        library.hold_snapshot()?;
+        let documents: Vec<DocumentInfo> = library
+            .list()?
+            .into_iter()
+            .filter(|d| d.role == Role::Template)
+            .collect();
+        if documents.is_empty() {
+            return Ok(Vec::new());
+        }
+        let index = self.index(library.as_ref())?;
+        let wanted: Vec<i64> = documents.iter().map(|d| d.id).collect();
+        let ids: Vec<i64> = (0..index.len() as u32)
+            .filter(|&slot| wanted.contains(&index.document_id(slot)))
+            .map(|slot| index.paragraph_id(slot))
+            .collect();
+        let mut found: Vec<SourceParagraph> =
+            library.source_paragraphs(&ids)?.into_values().collect();
+        found.sort_by_key(|p| (p.document_id, p.index));
+        Ok(documents
+            .iter()
+            .map(|d| {
+                let texts = found
+                    .iter()
+                    .filter(|p| p.document_id == d.id)
+                    .map(|p| p.text.clone())
+                    .collect();
+                (d.title.clone(), texts)
+            })
+            .collect())
     }
 
     /// The checking index of the library's current contents: the one built last if the library has not
