@@ -258,4 +258,80 @@ fn template_documents_are_never_counted_and_documents_carry_their_metadata() {
     ]);
     assert!(!bad.status.success());
     assert!(crate::util::stderr(&bad).contains("year"));
+
+    // Edited after adding, and filtered.
+    let edited = s.ok(&[
+        "library",
+        "edit",
+        "2",
+        "--role",
+        "template",
+        "--untag",
+        "published",
+        "--tag",
+        "旧作",
+        "--year",
+        "0",
+    ]);
+    assert!(
+        edited.contains("template") && edited.contains("#旧作"),
+        "{edited}"
+    );
+    let list: Value = serde_json::from_str(&s.ok(&["library", "list", "--json"])).unwrap();
+    assert_eq!(list[1]["tags"], serde_json::json!(["2019级", "旧作"]));
+    assert_eq!(
+        (&list[1]["year"], &list[1]["author"]),
+        (&Value::Null, &serde_json::json!("王明"))
+    );
+    let templates: Value =
+        serde_json::from_str(&s.ok(&["library", "list", "--json", "--role", "template"])).unwrap();
+    assert_eq!(templates.as_array().unwrap().len(), 2);
+    let tagged: Value =
+        serde_json::from_str(&s.ok(&["library", "list", "--json", "--tag", "模板"])).unwrap();
+    assert_eq!(tagged[0]["title"], "学校论文模板");
+    assert_eq!(tagged.as_array().unwrap().len(), 1);
+    assert!(s
+        .ok(&["library", "list", "--author", "李华"])
+        .contains("no document"));
+    let now: Value =
+        serde_json::from_str(&s.ok(&["check", sub.to_str().unwrap(), "--format", "json"])).unwrap();
+    assert_eq!(
+        now["documents"][0]["total_ratio"], 0.0,
+        "both are templates now"
+    );
+    let bad = s.tongwen(&["library", "edit", "2", "--title", " "]);
+    assert!(!bad.status.success() && crate::util::stderr(&bad).contains("title"));
+    let bad = s.tongwen(&["library", "edit", "77", "--author", "李华"]);
+    assert!(!bad.status.success() && crate::util::stderr(&bad).contains("77"));
+}
+
+#[test]
+fn a_paragraph_in_many_library_documents_is_template_text() {
+    let s = Sandbox::new();
+    let licence =
+        "本文档依据知识共享署名相同方式共享许可协议发布，转载时请保留作者署名并注明原始出处链接。";
+    // Five documents hold the licence line (the fewest for a common paragraph), each with its own text.
+    let topics = ["软件包", "错误报告", "邮件列表", "版本发布", "安全更新"];
+    for (i, topic) in topics.iter().enumerate() {
+        s.write(
+            &format!("lib/{i}.txt"),
+            format!("关于{topic}的第{i}篇说明：维护者需要认真阅读{topic}相关文档，并按照流程逐步完成每一项检查工作。\n\n{licence}\n"),
+        );
+    }
+    let copied = "维护者需要认真阅读软件包相关文档，并按照流程逐步完成每一项检查工作。";
+    let sub = s.write("essay.txt", format!("{copied}\n\n{licence}\n"));
+    s.ok(&["library", "add", s.path("lib").to_str().unwrap()]);
+    let report: Value =
+        serde_json::from_str(&s.ok(&["check", sub.to_str().unwrap(), "--format", "json"])).unwrap();
+    let doc = &report["documents"][0];
+    let p = doc["paragraphs"].as_array().unwrap();
+    assert_eq!(p[0]["flagged"], true, "{doc}");
+    assert_eq!(p[1]["flagged"], false, "{doc}");
+    assert_eq!(p[1]["passages"][0]["spans"][0]["kind"], "template");
+    assert!(doc["kinds"]["template"].as_f64().unwrap() > 0.4);
+    // With four of the five removed the line is an ordinary source again.
+    s.ok(&["library", "remove", "2", "3", "4", "5"]);
+    let report: Value =
+        serde_json::from_str(&s.ok(&["check", sub.to_str().unwrap(), "--format", "json"])).unwrap();
+    assert_eq!(report["documents"][0]["paragraphs"][1]["flagged"], true);
 }

@@ -26,6 +26,7 @@ pub fn configure<R: tauri::Runtime>(
                 commands::library::library_upgrade,
                 commands::library::library_add,
                 commands::library::library_remove,
+                commands::library::library_edit,
                 commands::library::cancel,
                 commands::check::check,
                 commands::check::report,

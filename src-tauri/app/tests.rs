@@ -284,6 +284,89 @@ fn quotations_can_be_left_out_of_the_ratio_without_checking_again() {
 }
 
 #[test]
+fn documents_are_added_as_templates_edited_and_own_work_is_apart() {
+    let t = app();
+    let folder = t.dir.path().join("lib");
+    t.file("lib/zh.txt", format!("{ZH}\n"));
+    let summary = t
+        .call(
+            "library_add",
+            json!({"paths": [folder.display().to_string()],
+                   "meta": {"role": "template", "author": "王明", "year": 2021, "tags": ["2021 级"]},
+                   "onProgress": CHANNEL}),
+        )
+        .unwrap();
+    let doc = &summary["added"][0];
+    assert_eq!(
+        (&doc["role"], &doc["author"], &doc["year"], &doc["tags"]),
+        (
+            &json!("template"),
+            &json!("王明"),
+            &json!(2021),
+            &json!(["2021 级"])
+        )
+    );
+    let id = doc["id"].clone();
+    // A template's text is shown and never counted.
+    let sub = t.file("sub.txt", format!("第一章 绪论\n\n{ZH}\n"));
+    let report = t
+        .call("check", json!({"paths": [&sub], "onProgress": CHANNEL}))
+        .unwrap();
+    let d = &report["documents"][0];
+    assert_eq!(d["total_ratio"], 0.0, "{report}");
+    assert!(d["kinds"]["template"].as_f64().unwrap() > 0.5);
+    // Edited into a source by the writer: the same text is the writer's own work.
+    let edited = t
+        .call(
+            "library_edit",
+            json!({"id": id, "meta": {"role": "source", "title": "旧作", "author": "王明", "year": null, "tags": []}}),
+        )
+        .unwrap();
+    assert_eq!(
+        (
+            &edited["title"],
+            &edited["role"],
+            &edited["year"],
+            &edited["tags"]
+        ),
+        (&json!("旧作"), &json!("source"), &Value::Null, &json!([]))
+    );
+    let report = t
+        .call(
+            "check",
+            json!({"paths": [&sub], "author": "王明", "onProgress": CHANNEL}),
+        )
+        .unwrap();
+    let d = &report["documents"][0];
+    assert!(d["kinds"]["own"].as_f64().unwrap() > 0.5, "{report}");
+    let chapters = d["chapters"].as_array().unwrap();
+    assert_eq!(chapters.len(), 1, "{report}");
+    assert_eq!(chapters[0]["title"], "第一章 绪论");
+    assert_eq!(chapters[0]["paragraphs"], 2);
+    let without = t
+        .call("report", json!({"threshold": 0.3, "exclude": ["own"]}))
+        .unwrap();
+    assert_eq!(without["documents"][0]["similarity_ratio"], 0.0);
+    // A blank title is refused and changes nothing.
+    let err = t
+        .call(
+            "library_edit",
+            json!({"id": id, "meta": {"role": "template", "title": " "}}),
+        )
+        .unwrap_err();
+    assert_eq!(err["kind"], "invalid_setting");
+    let list = t.call("library_list", json!({})).unwrap();
+    assert_eq!(list[0]["role"], "source");
+    let err = t
+        .call(
+            "library_edit",
+            json!({"id": 999, "meta": {"role": "source"}}),
+        )
+        .unwrap_err();
+    assert!(err["message"].as_str().unwrap().contains("999"), "{err}");
+}
+
+#[test]
 fn errors_cross_as_code_and_message() {
     let t = app();
     let e = t.call("report", json!({"threshold": 0.5})).unwrap_err();

@@ -19,11 +19,13 @@ use crate::state::{lock, AppState};
 pub async fn check<R: Runtime>(
     app: AppHandle<R>,
     paths: Vec<String>,
+    author: Option<String>,
     on_progress: Channel<Progress>,
 ) -> CommandResult<Report> {
     blocking(move || {
         let paths: Vec<PathBuf> = paths.into_iter().map(PathBuf::from).collect();
-        check_paths(&app, &paths, &on_progress)
+        let author = author.filter(|a| !a.trim().is_empty());
+        check_paths(&app, &paths, author, &on_progress)
     })
     .await
 }
@@ -32,12 +34,14 @@ pub async fn check<R: Runtime>(
 fn check_paths<R: Runtime>(
     app: &AppHandle<R>,
     paths: &[PathBuf],
+    author: Option<String>,
     on_progress: &Channel<Progress>,
 ) -> CommandResult<Report> {
     let state = app.state::<AppState>();
     state.cancel.store(false, Ordering::Relaxed);
     let options = CheckOptions {
         threshold: Some(lock(&state.settings)?.threshold),
+        author,
         ..CheckOptions::default()
     };
     let run = state
@@ -146,8 +150,13 @@ pub async fn demo<R: Runtime>(
             }
             std::fs::write(&path, text).map_err(|e| tongwen_engine::Error::io(&path, e))?;
         }
-        super::library::add_paths(&app, &[dir.join("library")], &on_progress)?;
-        check_paths(&app, &[dir.join("submissions")], &on_progress)
+        super::library::add_paths(
+            &app,
+            &[dir.join("library")],
+            &Default::default(),
+            &on_progress,
+        )?;
+        check_paths(&app, &[dir.join("submissions")], None, &on_progress)
     })
     .await
 }

@@ -3,12 +3,12 @@
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use tauri::ipc::Channel;
 use tauri::{AppHandle, Manager, Runtime, State};
 use tongwen_engine::engine::{LibraryStatus, ReadOptions};
 use tongwen_engine::error::ErrorInfo;
-use tongwen_engine::library::{AddOutcome, DocumentInfo};
+use tongwen_engine::library::{AddOutcome, DocumentInfo, DocumentMeta, Role};
 
 use super::{blocking, forward, Progress};
 use crate::error::CommandResult;
@@ -63,15 +63,48 @@ pub async fn library_upgrade<R: Runtime>(
     .await
 }
 
+/// What the user says about documents, from the UI: `{role, title?, author?, year?, tags?}`.
+#[derive(Debug, Default, Deserialize)]
+pub struct MetaInput {
+    #[serde(default)]
+    pub role: Role,
+    #[serde(default)]
+    pub title: Option<String>,
+    #[serde(default)]
+    pub author: Option<String>,
+    #[serde(default)]
+    pub year: Option<i64>,
+    #[serde(default)]
+    pub tags: Vec<String>,
+}
+
+impl From<MetaInput> for DocumentMeta {
+    fn from(m: MetaInput) -> Self {
+        DocumentMeta {
+            role: m.role,
+            title: m.title,
+            author: m.author.filter(|a| !a.trim().is_empty()),
+            year: m.year,
+            tags: m.tags,
+        }
+    }
+}
+
 #[tauri::command]
 pub async fn library_add<R: Runtime>(
     app: AppHandle<R>,
     paths: Vec<String>,
+    meta: Option<MetaInput>,
     on_progress: Channel<Progress>,
 ) -> CommandResult<AddSummary> {
     blocking(move || {
         let paths: Vec<PathBuf> = paths.into_iter().map(PathBuf::from).collect();
-        add_paths(&app, &paths, &on_progress)
+        let meta = DocumentMeta {
+            // One title for several files would be wrong: titles are set one document at a time.
+            title: None,
+            ..meta.unwrap_or_default().into()
+        };
+        add_paths(&app, &paths, &meta, &on_progress)
     })
     .await
 }
@@ -80,13 +113,15 @@ pub async fn library_add<R: Runtime>(
 pub fn add_paths<R: Runtime>(
     app: &AppHandle<R>,
     paths: &[PathBuf],
+    meta: &DocumentMeta,
     on_progress: &Channel<Progress>,
 ) -> CommandResult<AddSummary> {
     let state = app.state::<AppState>();
     state.cancel.store(false, Ordering::Relaxed);
-    let run = state.engine()?.add(
+    let run = state.engine()?.add_as(
         paths,
         &ReadOptions::default(),
+        meta,
         &mut forward(on_progress),
         &state.cancel,
     )?;
@@ -118,4 +153,14 @@ pub fn library_remove(
     ids: Vec<i64>,
 ) -> CommandResult<Vec<DocumentInfo>> {
     Ok(state.engine()?.remove(&ids)?)
+}
+
+/// Replace a document's role, title, author, year and tags; the document as it is now.
+#[tauri::command]
+pub fn library_edit(
+    state: State<'_, AppState>,
+    id: i64,
+    meta: MetaInput,
+) -> CommandResult<DocumentInfo> {
+    Ok(state.engine()?.set_meta(id, &meta.into())?)
 }

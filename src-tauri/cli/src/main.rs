@@ -153,13 +153,50 @@ struct MetaArgs {
     tags: Vec<String>,
 }
 
+/// Which documents `library list` shows.
+#[derive(clap::Args)]
+struct ListFilter {
+    #[arg(long, value_enum)]
+    role: Option<RoleArg>,
+    /// Documents with this tag
+    #[arg(long)]
+    tag: Option<String>,
+    /// Documents by this author (case-insensitive)
+    #[arg(long)]
+    author: Option<String>,
+    #[arg(long)]
+    year: Option<i64>,
+}
+
+impl ListFilter {
+    fn keeps(&self, d: &DocumentInfo) -> bool {
+        self.role.is_none_or(|r| r.role() == d.role)
+            && self
+                .tag
+                .as_ref()
+                .is_none_or(|t| d.tags.iter().any(|x| x == t.trim()))
+            && self.author.as_ref().is_none_or(|a| {
+                d.author
+                    .as_deref()
+                    .is_some_and(|x| x.trim().eq_ignore_ascii_case(a.trim()))
+            })
+            && self.year.is_none_or(|y| d.year == Some(y))
+    }
+}
+
+impl RoleArg {
+    fn role(self) -> Role {
+        match self {
+            RoleArg::Source => Role::Source,
+            RoleArg::Template => Role::Template,
+        }
+    }
+}
+
 impl MetaArgs {
     fn meta(self) -> DocumentMeta {
         DocumentMeta {
-            role: match self.role {
-                RoleArg::Source => Role::Source,
-                RoleArg::Template => Role::Template,
-            },
+            role: self.role.role(),
             title: self.title,
             author: self.author,
             year: self.year,
@@ -192,10 +229,32 @@ enum LibraryCommand {
         #[command(flatten)]
         meta: MetaArgs,
     },
-    /// List the documents
+    /// List the documents (all, or those matching every filter given)
     List {
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        filter: ListFilter,
+    },
+    /// Change a document's title, role, author, year or tags
+    Edit {
+        id: i64,
+        #[arg(long, value_enum)]
+        role: Option<RoleArg>,
+        #[arg(long)]
+        title: Option<String>,
+        /// The author ("" removes it)
+        #[arg(long)]
+        author: Option<String>,
+        /// The year (0 removes it)
+        #[arg(long)]
+        year: Option<i64>,
+        /// Add a tag; repeatable
+        #[arg(long = "tag", value_name = "TAG")]
+        tags: Vec<String>,
+        /// Remove a tag; repeatable
+        #[arg(long = "untag", value_name = "TAG")]
+        untags: Vec<String>,
     },
     /// Remove documents by id
     Remove {
@@ -280,7 +339,43 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 encoding,
                 meta,
             } => library_add(&engine()?, &paths, encoding, meta.meta()),
-            LibraryCommand::List { json } => library_list(&engine()?, json),
+            LibraryCommand::List { json, filter } => library_list(&engine()?, json, &filter),
+            LibraryCommand::Edit {
+                id,
+                role,
+                title,
+                author,
+                year,
+                tags,
+                untags,
+            } => {
+                let engine = engine()?;
+                let Some(doc) = engine.list()?.into_iter().find(|d| d.id == id) else {
+                    return Err(Error::NoSuchDocument(id).into());
+                };
+                let mut kept: Vec<String> = doc
+                    .tags
+                    .into_iter()
+                    .filter(|t| !untags.iter().any(|u| u.trim() == t))
+                    .collect();
+                kept.extend(tags);
+                let meta = DocumentMeta {
+                    role: role.map_or(doc.role, RoleArg::role),
+                    title,
+                    author: author.or(doc.author),
+                    year: match year {
+                        Some(0) => None,
+                        Some(y) => Some(y),
+                        None => doc.year,
+                    },
+                    tags: kept,
+                };
+                let d = engine.set_meta(id, &meta)?;
+                let mut out = io::stdout().lock();
+                write_list(&mut out, std::slice::from_ref(&d))?;
+                out.flush()?;
+                Ok(ExitCode::SUCCESS)
+            }
             LibraryCommand::Remove { ids } => library_remove(&engine()?, &ids),
             LibraryCommand::Upgrade => upgrade(&engine()?).map(|()| ExitCode::SUCCESS),
         },
@@ -417,11 +512,16 @@ fn report_failures<'e>(
     Ok(ExitCode::FAILURE)
 }
 
-fn library_list(engine: &Engine, json: bool) -> Result<ExitCode> {
-    let docs = engine.list()?;
+fn library_list(engine: &Engine, json: bool, filter: &ListFilter) -> Result<ExitCode> {
+    let all = engine.list()?;
+    let filtered = all.len();
+    let docs: Vec<DocumentInfo> = all.into_iter().filter(|d| filter.keeps(d)).collect();
+    let filtered = filtered != docs.len();
     let mut out = io::stdout().lock();
     if json {
         writeln!(out, "{}", serde_json::to_string_pretty(&docs)?)?;
+    } else if docs.is_empty() && filtered {
+        writeln!(out, "no document of the library matches")?;
     } else if docs.is_empty() {
         writeln!(
             out,

@@ -205,6 +205,7 @@ impl Sources for Memory<'_> {
                         document_path: file.to_string(),
                         document_role: Role::Source,
                         document_author: None,
+                        common: false,
                         index: index as u32,
                         text: text.clone(),
                     },

@@ -21,10 +21,10 @@ use std::sync::{Arc, Mutex, OnceLock};
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::check::{CheckSettings, Checker, Index, Method};
+use crate::check::{CheckSettings, Checker, Index, Method, ParagraphResult};
 use crate::class::{self, ClassRun, Submission};
 use crate::error::{Error, Result};
-use crate::extract::{self, discover, ExtractOptions, Extracted};
+use crate::extract::{self, discover, BlockKind, ExtractOptions, Extracted};
 use crate::fingerprint::Fingerprinter;
 use crate::ingest;
 use crate::library::{
@@ -412,12 +412,7 @@ impl Engine {
         progress: &mut dyn FnMut(Progress<'_>),
         cancel: &AtomicBool,
     ) -> Result<AddRun> {
-        if let Some(year) = meta.year.filter(|y| !(0..=9999).contains(y)) {
-            return Err(Error::InvalidSetting {
-                name: "year",
-                reason: format!("must be a year between 0 and 9999 (got {year})"),
-            });
-        }
+        valid_year(meta.year)?;
         let extract_options = options.extract_options()?;
         let mut library = self.open_write()?;
         let (files, unreadable) = discover::collect_files(inputs);
@@ -473,6 +468,28 @@ impl Engine {
         }
     }
 
+    /// Replace a library document's metadata (see [`Store::set_meta`]). A blank title or author is
+    /// refused / dropped.
+    pub fn set_meta(&self, id: i64, meta: &DocumentMeta) -> Result<DocumentInfo> {
+        let mut meta = meta.clone();
+        if meta.title.as_deref().is_some_and(|t| t.trim().is_empty()) {
+            return Err(Error::InvalidSetting {
+                name: "title",
+                reason: "a document's title cannot be empty".into(),
+            });
+        }
+        valid_year(meta.year)?;
+        meta.title = meta.title.map(|t| t.trim().to_string());
+        meta.author = meta
+            .author
+            .map(|a| a.trim().to_string())
+            .filter(|a| !a.is_empty());
+        match self.open_read() {
+            Err(Error::NoLibrary { .. }) => Err(Error::NoSuchDocument(id)),
+            _ => self.open_write()?.set_meta(id, &meta),
+        }
+    }
+
     /// The paragraphs of one file, exactly as Tongwen reads them.
     pub fn extract(path: &Path, options: &ReadOptions) -> Result<Extracted> {
         Ok(extract::extract_file(path, &options.extract_options()?)?)
@@ -503,7 +520,7 @@ impl Engine {
                 }
                 let outcome = extract::extract_file(file, &extract_options)
                     .map_err(Error::from)
-                    .and_then(|d| checker.check(&paragraph_texts(d)));
+                    .and_then(|d| check_blocks(checker, d));
                 documents.push(CheckedDocument::new(file, outcome));
                 progress(Progress {
                     done: i + 1,
@@ -706,6 +723,31 @@ impl Engine {
         *cached = Some((generation, Arc::clone(&index)));
         Ok(index)
     }
+}
+
+/// A document's year, when given, is between 0 and 9999.
+fn valid_year(year: Option<i64>) -> Result<()> {
+    match year.filter(|y| !(0..=9999).contains(y)) {
+        Some(year) => Err(Error::InvalidSetting {
+            name: "year",
+            reason: format!("must be a year between 0 and 9999 (got {year})"),
+        }),
+        None => Ok(()),
+    }
+}
+
+/// Check a document's paragraphs, keeping which are headings.
+fn check_blocks(checker: &Checker<'_>, read: Extracted) -> Result<Vec<ParagraphResult>> {
+    let headings: Vec<bool> = read
+        .paragraphs
+        .iter()
+        .map(|b| b.kind == BlockKind::Heading)
+        .collect();
+    let mut results = checker.check(&paragraph_texts(read))?;
+    for (r, heading) in results.iter_mut().zip(headings) {
+        r.heading = heading;
+    }
+    Ok(results)
 }
 
 /// The texts of a document's paragraphs.

@@ -138,6 +138,8 @@ impl Match {
 #[derive(Debug, Clone)]
 pub struct ParagraphResult {
     pub text: String,
+    /// The document marks this paragraph as a heading (a report's chapters start at headings).
+    pub heading: bool,
     pub matches: Vec<Match>,
 }
 
@@ -400,6 +402,7 @@ impl<'a> Checker<'a> {
                 matches.truncate(keep);
                 ParagraphResult {
                     text: text.clone(),
+                    heading: false,
                     matches,
                 }
             })

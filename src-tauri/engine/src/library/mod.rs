@@ -180,7 +180,26 @@ pub struct SourceParagraph {
     pub document_author: Option<String>,
     pub index: u32,
     pub text: String,
+    /// The same text is a paragraph of many library documents (see [`common_paragraph_documents`]):
+    /// boilerplate such as a licence line, reported as template text.
+    pub common: bool,
 }
+
+impl SourceParagraph {
+    /// Text found here is template text: the document is a template, or the paragraph is common.
+    pub fn is_template(&self) -> bool {
+        self.document_role == Role::Template || self.common
+    }
+}
+
+/// The fewest library documents that must hold a paragraph's exact text for it to be common: 1 % of the
+/// library's documents, and at least [`COMMON_MIN_DOCUMENTS`].
+pub fn common_paragraph_documents(library_documents: u64) -> u64 {
+    library_documents.div_ceil(100).max(COMMON_MIN_DOCUMENTS)
+}
+
+/// See [`common_paragraph_documents`].
+pub const COMMON_MIN_DOCUMENTS: u64 = 5;
 
 /// Totals of a library.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
@@ -229,6 +248,9 @@ pub trait Store: Sources + Send {
     fn add_batch(&mut self, docs: &[&NewDocument]) -> Result<Vec<AddOutcome>>;
     /// Remove documents in one transaction; if any id is unknown nothing is removed.
     fn remove(&mut self, ids: &[i64]) -> Result<Vec<DocumentInfo>>;
+    /// Replace a document's role, author, year and tags, and its title when `meta.title` is given, in
+    /// one transaction.
+    fn set_meta(&mut self, id: i64, meta: &DocumentMeta) -> Result<DocumentInfo>;
     /// Recompute stale fingerprints in one transaction, reporting progress; `cancel` rolls it back.
     fn refingerprint_stale(
         &mut self,
@@ -520,8 +542,20 @@ impl Sources for Library {
         let tx = self.read_transaction()?;
         let conn = tx.as_deref().unwrap_or(&self.conn);
         let mut paragraph = conn
-            .prepare_cached("SELECT document_id, idx, text FROM paragraphs WHERE id = ?1")
+            .prepare_cached("SELECT document_id, idx, text, simhash FROM paragraphs WHERE id = ?1")
             .map_err(|e| db(&self.path, e))?;
+        // Documents holding the same text (found through the simhash index: equal texts have equal
+        // fingerprints).
+        let mut copies = conn
+            .prepare_cached(
+                "SELECT COUNT(DISTINCT document_id) FROM paragraphs WHERE simhash = ?1 AND text = ?2",
+            )
+            .map_err(|e| db(&self.path, e))?;
+        let library_documents = conn
+            .query_row("SELECT COUNT(*) FROM documents", [], |r| r.get::<_, i64>(0))
+            .map_err(|e| db(&self.path, e))?
+            .max(0) as u64;
+        let common_at = common_paragraph_documents(library_documents);
         let mut document = conn
             .prepare_cached("SELECT title, path, role, author FROM documents WHERE id = ?1")
             .map_err(|e| db(&self.path, e))?;
@@ -534,13 +568,20 @@ impl Sources for Library {
                         r.get::<_, i64>(0)?,
                         r.get::<_, i64>(1)?,
                         r.get::<_, String>(2)?,
+                        r.get::<_, i64>(3)?,
                     ))
                 })
                 .optional()
                 .map_err(|e| db(&self.path, e))?;
-            let Some((document_id, idx, text)) = row else {
+            let Some((document_id, idx, text, simhash)) = row else {
                 continue;
             };
+            let common = library_documents >= common_at
+                && copies
+                    .query_row(rusqlite::params![simhash, text], |r| r.get::<_, i64>(0))
+                    .map_err(|e| db(&self.path, e))?
+                    .max(0) as u64
+                    >= common_at;
             let (title, path, role, author) = match documents.entry(document_id) {
                 Entry::Occupied(e) => e.into_mut(),
                 Entry::Vacant(v) => {
@@ -571,10 +612,11 @@ impl Sources for Library {
                     document_author: author.clone(),
                     index: idx as u32,
                     text,
+                    common,
                 },
             );
         }
-        drop((paragraph, document));
+        drop((paragraph, document, copies));
         if let Some(tx) = tx {
             tx.commit().map_err(|e| db(&self.path, e))?;
         }
@@ -631,6 +673,36 @@ impl Store for Library {
         let rows = stmt.query_map([], doc_row).map_err(|e| db(&self.path, e))?;
         rows.collect::<rusqlite::Result<_>>()
             .map_err(|e| db(&self.path, e))
+    }
+
+    fn set_meta(&mut self, id: i64, meta: &DocumentMeta) -> Result<DocumentInfo> {
+        let path = self.path.clone();
+        let tx = self
+            .conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+            .map_err(|e| db(&path, e))?;
+        let current = document_by_id(&tx, id)
+            .map_err(|e| db(&path, e))?
+            .ok_or(Error::NoSuchDocument(id))?;
+        tx.execute(
+            "UPDATE documents SET title = ?2, role = ?3, author = ?4, year = ?5 WHERE id = ?1",
+            params![
+                id,
+                meta.title.as_deref().unwrap_or(&current.title),
+                meta.role.as_str(),
+                meta.author,
+                meta.year
+            ],
+        )
+        .map_err(|e| db(&path, e))?;
+        set_tags(&tx, id, &meta.tags).map_err(|e| db(&path, e))?;
+        // A role decides how a check counts the text, so checks must see the change.
+        bump_generation(&tx).map_err(|e| db(&path, e))?;
+        let updated = document_by_id(&tx, id)
+            .map_err(|e| db(&path, e))?
+            .ok_or(Error::NoSuchDocument(id))?;
+        tx.commit().map_err(|e| db(&path, e))?;
+        Ok(updated)
     }
 
     /// Remove documents (and their paragraphs) in one transaction. If any id is unknown nothing is

@@ -48,6 +48,8 @@ pub const MIGRATIONS: &[&str] = &[
         tag         TEXT    NOT NULL,
         PRIMARY KEY (document_id, tag)
     ) WITHOUT ROWID;",
+    // 4: common paragraphs (the same text in many documents) are found through their fingerprint.
+    "CREATE INDEX paragraphs_by_simhash ON paragraphs(simhash);",
 ];
 
 /// The schema version this build writes.

@@ -6,6 +6,7 @@
 //! flagged paragraphs' characters). Offsets in `spans` are Unicode scalar values into the paragraph texts
 //! as reported.
 
+pub mod chapters;
 pub mod class;
 pub mod html;
 pub mod kinds;
@@ -24,7 +25,6 @@ use serde::Serialize;
 
 use crate::check::{covered_chars, Match, Method, ParagraphResult, SpanPair};
 use crate::error::{Error, ErrorInfo};
-use crate::library::Role;
 use crate::text::non_ws_chars;
 pub use crate::text::utf16_range;
 
@@ -86,6 +86,8 @@ pub struct DocumentReport {
     pub flagged_paragraphs: usize,
     /// Source documents by contribution, largest first.
     pub sources: Vec<SourceTotal>,
+    /// The figures per chapter (see [`chapters`]); a document without headings is one chapter.
+    pub chapters: Vec<ChapterReport>,
     pub paragraphs: Vec<ParagraphReport>,
     /// Why the document could not be checked (then `paragraphs` is empty), in English ...
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -105,6 +107,22 @@ pub struct KindShares {
     pub own: f64,
     /// Text of template documents: shown, never counted in the ratios.
     pub template: f64,
+}
+
+/// One chapter of a submission: from a chapter heading to the next.
+#[derive(Debug, Clone, Serialize)]
+pub struct ChapterReport {
+    /// The heading's text ("" for the paragraphs before the first heading, or a document without).
+    pub title: String,
+    pub first_paragraph: usize,
+    pub paragraphs: usize,
+    pub chars: usize,
+    /// Counted as the document's `copied_chars` (the user's exclusions left out).
+    pub copied_chars: usize,
+    /// `copied_chars / chars`: the chapter's `similarity_ratio`.
+    pub ratio: f64,
+    /// Passages of every kind but template / chars: the chapter's `total_ratio`.
+    pub total_ratio: f64,
 }
 
 /// One source document's share of a submission.
@@ -209,7 +227,7 @@ impl<'a> ParagraphKinds<'a> {
             self.author
                 .is_some_and(|w| !w.trim().is_empty() && w.trim().eq_ignore_ascii_case(a.trim()))
         };
-        if m.source.document_role == Role::Template {
+        if m.source.is_template() {
             (SpanKind::Template, false)
         } else if m.source.document_author.as_deref().is_some_and(by_writer) {
             (SpanKind::Own, false)
@@ -292,6 +310,7 @@ fn document(
                 copied_chars: 0,
                 flagged_paragraphs: 0,
                 sources: Vec::new(),
+                chapters: Vec::new(),
                 paragraphs: Vec::new(),
                 error: Some(e.to_string()),
                 error_info: Some(e.info()),
@@ -307,6 +326,8 @@ fn document(
     let mut paragraphs = Vec::with_capacity(results.len());
     let texts: Vec<&str> = results.iter().map(|p| p.text.as_str()).collect();
     let references = kinds::references_section(&texts);
+    // Per paragraph: characters, counted characters, characters in passages of any kind.
+    let mut figures: Vec<[usize; 3]> = Vec::with_capacity(results.len());
     for (index, p) in results.iter().enumerate() {
         let read = ParagraphKinds::read(&p.text, references[index], author);
         // Every passage counts (the 13-character rule): the threshold decides only which paragraphs are
@@ -314,10 +335,8 @@ fn document(
         // Below the threshold only copied passages count: a whole-paragraph method's match there is only
         // a distance.
         // Template text is shown (with the passages below the threshold) and never counted or flagged.
-        let (templates, found): (Vec<&Match>, Vec<&Match>) = p
-            .matches
-            .iter()
-            .partition(|m| m.source.document_role == Role::Template);
+        let (templates, found): (Vec<&Match>, Vec<&Match>) =
+            p.matches.iter().partition(|m| m.source.is_template());
         let (kept, below): (Vec<&Match>, Vec<&Match>) = found
             .into_iter()
             .partition(|m| m.similarity >= threshold - 1e-9);
@@ -330,7 +349,7 @@ fn document(
             .iter()
             .chain(&below)
             .copied()
-            .filter(|m| m.source.document_role != Role::Template)
+            .filter(|m| !m.source.is_template())
             .collect();
         let chars = non_ws_chars(&p.text);
         total += chars;
@@ -345,7 +364,9 @@ fn document(
         let counts = |k: SpanKind| !exclude.contains(&k);
         let (para_copied, _) = covered_chars(&p.text, &ranges_of(&counted, &counts));
         copied += para_copied;
-        all_kinds += covered_chars(&p.text, &ranges_of(&counted, &|_| true)).0;
+        let para_all = covered_chars(&p.text, &ranges_of(&counted, &|_| true)).0;
+        all_kinds += para_all;
+        figures.push([chars, para_copied, para_all]);
         let counted_or_template: Vec<&Match> = counted.iter().chain(&templates).copied().collect();
         let mut claimed: Vec<[usize; 2]> = Vec::new();
         for (slot, kind) in [
@@ -441,10 +462,52 @@ fn document(
         copied_chars: copied,
         flagged_paragraphs: paragraphs.iter().filter(|p| p.flagged).count(),
         sources,
+        chapters: chapter_reports(results, &figures),
         paragraphs,
         error: None,
         error_info: None,
     }
+}
+
+fn chapter_reports(results: &[ParagraphResult], figures: &[[usize; 3]]) -> Vec<ChapterReport> {
+    if results.is_empty() {
+        return Vec::new();
+    }
+    let marked: Vec<(&str, bool)> = results
+        .iter()
+        .map(|p| (p.text.as_str(), p.heading))
+        .collect();
+    let starts = chapters::chapters(&marked);
+    starts
+        .iter()
+        .enumerate()
+        .map(|(i, &first)| {
+            let end = starts.get(i + 1).copied().unwrap_or(results.len());
+            let title = if chapters::starts_chapter(marked[first].0, marked[first].1) {
+                marked[first].0.trim().to_string()
+            } else {
+                String::new()
+            };
+            let sum = |k: usize| figures[first..end].iter().map(|f| f[k]).sum::<usize>();
+            let (chars, copied, all) = (sum(0), sum(1), sum(2));
+            let share = |c: usize| {
+                if chars == 0 {
+                    0.0
+                } else {
+                    round4(c as f64 / chars as f64)
+                }
+            };
+            ChapterReport {
+                title,
+                first_paragraph: first,
+                paragraphs: end - first,
+                chars,
+                copied_chars: copied,
+                ratio: share(copied),
+                total_ratio: share(all),
+            }
+        })
+        .collect()
 }
 
 fn match_report(text: &str, m: &Match, read: &ParagraphKinds<'_>) -> MatchReport {
@@ -480,6 +543,7 @@ mod tests {
                 document_path: format!("s{document_id}.txt"),
                 document_role: crate::library::Role::Source,
                 document_author: None,
+                common: false,
                 index: 0,
                 text: "来源段落的文字来源段落的文字来源段落的文字".into(),
             }),
@@ -504,14 +568,17 @@ mod tests {
         let text = "一二三四五六七八九十".repeat(4);
         let results = vec![
             ParagraphResult {
+                heading: false,
                 text: text.clone(),
                 matches: vec![found(1, 0.35, &[[0, 14]])],
             },
             ParagraphResult {
+                heading: false,
                 text: text.clone(),
                 matches: vec![found(2, 0.2, &[[10, 18]])],
             },
             ParagraphResult {
+                heading: false,
                 text,
                 matches: vec![],
             },
@@ -539,6 +606,7 @@ mod tests {
         let simhash = CheckedDocument::new(
             Path::new("essay.txt"),
             Ok(vec![ParagraphResult {
+                heading: false,
                 text: "一二三四五六七八九十".into(),
                 matches: vec![Match {
                     extent: Extent::WholeParagraph,
