@@ -249,6 +249,66 @@ fn html_report_is_self_contained_and_escapes_document_text() {
 }
 
 #[test]
+fn pdf_report_embeds_its_font_and_reads_back_as_the_report() {
+    let s = Sandbox::new();
+    library_with_sources(&s);
+    let sub = s.write(
+        "sub.txt",
+        format!("第一章 绪论\n\n{ZH_1}\n\n{CLEAN_ZH}\n\nChapter 2 Method\n\n{EN_1}\n"),
+    );
+    let sub = sub.to_str().unwrap();
+    let no_file = s.tongwen(&["check", sub, "--format", "pdf"]);
+    assert!(!no_file.status.success());
+    assert!(
+        stderr(&no_file).contains("--output"),
+        "{}",
+        stderr(&no_file)
+    );
+    let pdf = s.path("report.pdf");
+    s.ok(&[
+        "check",
+        sub,
+        "--format",
+        "pdf",
+        "--lang",
+        "zh",
+        "-o",
+        pdf.to_str().unwrap(),
+    ]);
+    let bytes = std::fs::read(&pdf).unwrap();
+    assert!(bytes.starts_with(b"%PDF-1.7"));
+    let has = |needle: &[u8]| bytes.windows(needle.len()).any(|w| w == needle);
+    assert!(has(b"/FontFile2") && has(b"/ToUnicode"), "font embedded");
+    assert!(
+        bytes.len() < 150_000,
+        "only the glyphs used are embedded: {} bytes",
+        bytes.len()
+    );
+    // Tongwen's own PDF reader gets the report's words back.
+    let text = s.ok(&["extract", pdf.to_str().unwrap()]);
+    for words in [
+        "总文字复制比",
+        "去除引用文献复制比",
+        "单篇最大文字复制比",
+        "各章节文字复制比",
+        "第一章 绪论",
+        "Chapter 2 Method",
+    ] {
+        assert!(text.contains(words), "{words} in {text}");
+    }
+    let json: serde_json::Value =
+        serde_json::from_str(&s.ok(&["check", sub, "--format", "json"])).unwrap();
+    let chapters = json["documents"][0]["chapters"].as_array().unwrap();
+    assert_eq!(chapters.len(), 2, "{json}");
+    assert_eq!(chapters[1]["title"], "Chapter 2 Method");
+    assert!(chapters
+        .iter()
+        .all(|c| c["total_ratio"].as_f64().unwrap() > 0.2));
+    let class = s.tongwen(&["compare", sub, sub, "--format", "pdf", "-o", "x.pdf"]);
+    assert!(!class.status.success() && stderr(&class).contains("--format html"));
+}
+
+#[test]
 fn reports_follow_the_chosen_language() {
     let s = Sandbox::new();
     library_with_sources(&s);

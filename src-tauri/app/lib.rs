@@ -31,6 +31,7 @@ pub fn configure<R: tauri::Runtime>(
                 commands::check::check,
                 commands::check::report,
                 commands::check::export_html,
+                commands::check::export_pdf,
                 commands::check::demo,
                 commands::class::class_compare,
                 commands::class::class_report,

@@ -347,6 +347,23 @@ fn documents_are_added_as_templates_edited_and_own_work_is_apart() {
         .call("report", json!({"threshold": 0.3, "exclude": ["own"]}))
         .unwrap();
     assert_eq!(without["documents"][0]["similarity_ratio"], 0.0);
+    // The PDF report: the same figures, in Chinese, read back from the file.
+    let out = t.dir.path().join("report.pdf");
+    t.call(
+        "export_pdf",
+        json!({"path": out.display().to_string(), "threshold": 0.3, "lang": "zh", "exclude": ["own"]}),
+    )
+    .unwrap();
+    let read = tongwen_engine::Engine::extract(&out, &Default::default()).unwrap();
+    let text: String = read.paragraphs.iter().map(|b| b.text.as_str()).collect();
+    for words in [
+        "总文字复制比",
+        "去除本人文献复制比",
+        "第一章 绪论",
+        "已排除：本人已发表文献",
+    ] {
+        assert!(text.contains(words), "{words} in {text}");
+    }
     // A blank title is refused and changes nothing.
     let err = t
         .call(

@@ -9,7 +9,7 @@ use tauri::{AppHandle, Manager, Runtime, State};
 use tongwen_engine::engine::CheckOptions;
 use tongwen_engine::error::ErrorKind;
 use tongwen_engine::files;
-use tongwen_engine::report::{html, Lang, Report, SpanKind};
+use tongwen_engine::report::{html, pdf, Lang, Report, SpanKind};
 
 use super::{blocking, forward, Progress};
 use crate::error::{Code, CommandError, CommandResult};
@@ -104,15 +104,32 @@ pub fn export_html(
     lang: Option<String>,
     exclude: Option<Vec<String>>,
 ) -> CommandResult<()> {
-    let lang = lang
-        .as_deref()
-        .and_then(Lang::from_code)
-        .unwrap_or_default();
-    let page = html::render(&last_report(&state, threshold, exclude)?, lang);
+    let report = last_report(&state, threshold, exclude)?;
+    let page = html::render(&report, lang_of(lang));
     Ok(files::write_atomically(
         &PathBuf::from(path),
         page.as_bytes(),
     )?)
+}
+
+/// Write the last report at `threshold` as a paginated PDF (font embedded), in `lang`.
+#[tauri::command]
+pub fn export_pdf(
+    state: State<'_, AppState>,
+    path: String,
+    threshold: f64,
+    lang: Option<String>,
+    exclude: Option<Vec<String>>,
+) -> CommandResult<()> {
+    let report = last_report(&state, threshold, exclude)?;
+    let pdf = pdf::render(&report, lang_of(lang))?;
+    Ok(files::write_atomically(&PathBuf::from(path), &pdf)?)
+}
+
+fn lang_of(code: Option<String>) -> Lang {
+    code.as_deref()
+        .and_then(Lang::from_code)
+        .unwrap_or_default()
 }
 
 /// The demo documents, compiled in so the sample works wherever the app is installed.

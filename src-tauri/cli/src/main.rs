@@ -270,6 +270,8 @@ enum Format {
     Text,
     Json,
     Html,
+    /// A paginated A4 report with its font embedded (check only; needs --output)
+    Pdf,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -595,6 +597,9 @@ fn extract_cmd(file: PathBuf, json: bool, encoding: Option<String>) -> Result<Ex
 }
 
 fn check_cmd(engine: &Engine, args: CheckArgs) -> Result<ExitCode> {
+    if matches!(args.format, Format::Pdf) && args.output.is_none() {
+        anyhow::bail!("a PDF report needs a file: add --output report.pdf");
+    }
     let options = CheckOptions {
         method: match args.method {
             MethodArg::Verified => Method::Verified,
@@ -630,9 +635,10 @@ fn check_cmd(engine: &Engine, args: CheckArgs) -> Result<ExitCode> {
     let run = run?;
     let (report, lang) = (run.report(), lang_of(args.lang));
     let rendered = match args.format {
-        Format::Text => report::text::render(&report, lang),
-        Format::Json => report.to_json() + "\n",
-        Format::Html => report::html::render(&report, lang),
+        Format::Text => report::text::render(&report, lang).into_bytes(),
+        Format::Json => (report.to_json() + "\n").into_bytes(),
+        Format::Html => report::html::render(&report, lang).into_bytes(),
+        Format::Pdf => report::pdf::render(&report, lang)?,
     };
     let written = write_report(args.output.as_deref(), &rendered)?;
     report_failures(written, run.failures().collect::<Vec<_>>().into_iter())
@@ -640,10 +646,10 @@ fn check_cmd(engine: &Engine, args: CheckArgs) -> Result<ExitCode> {
 
 /// Write a rendered report to `output` (atomically) or to standard output. An error writing standard
 /// output is returned inside for [`report_failures`].
-fn write_report(output: Option<&Path>, rendered: &str) -> Result<io::Result<()>> {
+fn write_report(output: Option<&Path>, rendered: &[u8]) -> Result<io::Result<()>> {
     Ok(match output {
         Some(path) => {
-            files::write_atomically(path, rendered.as_bytes())?;
+            files::write_atomically(path, rendered)?;
             eprintln!(
                 "report written to {}",
                 printable(&path.display().to_string())
@@ -652,8 +658,7 @@ fn write_report(output: Option<&Path>, rendered: &str) -> Result<io::Result<()>>
         }
         None => {
             let mut out = io::stdout().lock();
-            out.write_all(rendered.as_bytes())
-                .and_then(|()| out.flush())
+            out.write_all(rendered).and_then(|()| out.flush())
         }
     })
 }
@@ -665,7 +670,12 @@ fn lang_of(arg: LangArg) -> Lang {
     }
 }
 
+const NO_CLASS_PDF: &str = "a class comparison has no PDF report: use --format html";
+
 fn compare_cmd(engine: &Engine, args: CompareArgs) -> Result<ExitCode> {
+    if matches!(args.format, Format::Pdf) {
+        anyhow::bail!(NO_CLASS_PDF);
+    }
     let options = CompareOptions {
         check: CheckOptions {
             threshold: args.threshold,
@@ -696,7 +706,9 @@ fn compare_cmd(engine: &Engine, args: CompareArgs) -> Result<ExitCode> {
         Format::Text => report::class::render_text(&report, lang),
         Format::Json => report.to_json() + "\n",
         Format::Html => report::class::render(&report, lang),
-    };
+        Format::Pdf => anyhow::bail!(NO_CLASS_PDF),
+    }
+    .into_bytes();
     let written = write_report(args.output.as_deref(), &rendered)?;
     let failures: Vec<&Error> = run.unread.iter().map(|e| e.as_ref()).collect();
     report_failures(written, failures.into_iter())

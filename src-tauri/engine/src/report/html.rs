@@ -4,7 +4,8 @@
 
 use std::fmt::Write;
 
-use super::{DocumentReport, Lang, Report};
+use super::page::{self, Block, Mark, Run, Tone};
+use super::{Lang, Report};
 
 /// Escape text for HTML element content and attribute values.
 pub fn escape(text: &str) -> String {
@@ -22,47 +23,7 @@ pub fn escape(text: &str) -> String {
     out
 }
 
-/// Escape `text`, wrapping the characters inside each range in `<mark class="…">` with its class (a
-/// character in several ranges takes the first one's).
-pub fn highlight_classed(text: &str, ranges: &[([usize; 2], &str)]) -> String {
-    let n = text.chars().count();
-    let mut class: Vec<Option<&str>> = vec![None; n];
-    for &(r, c) in ranges.iter().rev() {
-        let (a, b) = (r[0].min(n), r[1].min(n));
-        class[a..b.max(a)].iter_mut().for_each(|x| *x = Some(c));
-    }
-    let mut out = String::with_capacity(text.len() * 2);
-    let mut open: Option<&str> = None;
-    let mut buf = [0u8; 4];
-    for (ch, &here) in text.chars().zip(class.iter()) {
-        if here != open {
-            if open.is_some() {
-                out.push_str("</mark>");
-            }
-            if let Some(c) = here {
-                out.push_str("<mark class=\"");
-                out.push_str(&escape(c));
-                out.push_str("\">");
-            }
-            open = here;
-        }
-        out.push_str(&escape(ch.encode_utf8(&mut buf)));
-    }
-    if open.is_some() {
-        out.push_str("</mark>");
-    }
-    out
-}
-
-/// The spans of a match as classed ranges of the submission: by kind.
-fn kinded(spans: &[super::ReportSpan]) -> Vec<([usize; 2], &'static str)> {
-    spans
-        .iter()
-        .map(|s| (s.submission, kind_class(s.kind)))
-        .collect()
-}
-
-fn kind_class(kind: super::SpanKind) -> &'static str {
+pub(crate) fn kind_class(kind: super::SpanKind) -> &'static str {
     match kind {
         super::SpanKind::Copied => "copied",
         super::SpanKind::Quoted => "quoted",
@@ -104,166 +65,181 @@ pub(crate) fn pct(x: f64) -> String {
 
 pub(crate) const STYLE: &str = "body{font-family:system-ui,'Noto Sans CJK SC','Microsoft YaHei',sans-serif;margin:2rem auto;max-width:72rem;padding:0 1rem;color:#1d1d1f;line-height:1.6}
 h1{font-size:1.5rem}h2{font-size:1.2rem;margin-top:2.5rem;border-bottom:1px solid #ddd;padding-bottom:.3rem}
-.ratio{font-size:2rem;font-weight:700}.meta{color:#555}
+.ratio{font-size:2rem;font-weight:700;color:#c92a2a}.meta{color:#555}
 table{border-collapse:collapse;width:100%;margin:.5rem 0}td,th{border:1px solid #ddd;padding:.4rem .6rem;vertical-align:top;text-align:left}
-th{background:#f5f5f7}.pair td{width:50%}mark{background:#ffd6a0;padding:0}
-.para{margin:.8rem 0;padding:.5rem .8rem;border-left:4px solid #ccc}.para.flagged{border-left-color:#d9480f;background:#fff8f3}
-.para.passage{border-left-color:#f0a577}.para.passage mark{background:#ffe9d1}
-.sim{font-weight:600;color:#d9480f}
+th{background:#f5f5f7}.pair td{width:50%}mark{background:#ffc9c9;padding:0}
+table.figures{width:auto}table.figures th{font-weight:500}caption{text-align:left;font-weight:600;padding:.3rem 0}
+table.bars{width:auto}table.bars th{font-weight:400;max-width:24rem}.bar{width:16rem;height:.8rem;background:#eee}.bar div{height:100%;background:#e03131}
+.key{margin-right:1rem;white-space:nowrap}
+.para{margin:.8rem 0;padding:.5rem .8rem;border-left:4px solid #ccc}.para.flagged{border-left-color:#c92a2a;background:#fff5f5}
+.para.passage{border-left-color:#f59f9f}.para.passage mark.copied{background:#ffe3e3}
+.sim{font-weight:600;color:#c92a2a}mark.in-quotes{text-decoration:underline dotted}
 mark.quoted{background:#c9f0d3}mark.reference,mark.template{background:#e3e3e6}mark.own{background:#d6e4ff}.kinds{color:#333}.error{color:#b00020;font-weight:600}
 @media print{body{margin:0}.para{break-inside:avoid}}";
 
 /// Render the report as a standalone HTML page in `lang`.
 pub fn render(report: &Report, lang: Lang) -> String {
     let mut out = String::new();
-    let l = |en, zh| lang.pick(en, zh);
     let _ = write!(
         out,
         "<!DOCTYPE html>\n<html lang=\"{}\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n\
-         <title>{}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n\
-         <h1>{}</h1>\n<p class=\"meta\">Tongwen {} · {} {} · {} {:.2} · {} {}</p>\n",
+         <title>{}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n",
         lang.code(),
-        l("Tongwen report", "同文检测报告"),
-        l("同文 Tongwen — similarity report", "同文 Tongwen — 文字复制检测报告"),
-        escape(report.version),
-        l("method", "方法"),
-        lang.method(report.method),
-        l("threshold", "阈值"),
-        report.threshold,
-        report.documents.len(),
-        l("document(s)", "份文档"),
+        lang.pick("Tongwen report", "同文检测报告"),
     );
-    for doc in &report.documents {
-        document(&mut out, doc, lang);
+    let mut in_section = false;
+    for block in page::build(report, lang) {
+        if matches!(block, Block::Section(_)) {
+            if in_section {
+                out.push_str("</section>\n");
+            }
+            in_section = true;
+        }
+        block_html(&mut out, &block);
+    }
+    if in_section {
+        out.push_str("</section>\n");
     }
     out.push_str("</body>\n</html>\n");
     out
 }
 
-fn document(out: &mut String, doc: &DocumentReport, lang: Lang) {
-    let l = |en, zh| lang.pick(en, zh);
-    let _ = write!(out, "<section>\n<h2>{}</h2>\n", escape(&doc.file));
-    if let Some(e) = &doc.error {
-        let why = doc.error_info.as_ref().map_or(e.clone(), |i| lang.error(i));
-        let _ = writeln!(
+fn block_html(out: &mut String, block: &Block) {
+    let _ = match block {
+        Block::Title(t) => writeln!(out, "<h1>{}</h1>", escape(t)),
+        Block::Meta(t) => writeln!(out, "<p class=\"meta\">{}</p>", escape(t)),
+        Block::Section(t) => writeln!(out, "<section>\n<h2>{}</h2>", escape(t)),
+        Block::Error(t) => writeln!(out, "<p class=\"error\">{}</p>", escape(t)),
+        Block::Headline { ratio, label } => writeln!(
             out,
-            "<p class=\"error\">{}{}</p>\n</section>",
-            l("Not checked: ", "未检测："),
-            escape(&why)
-        );
-        return;
-    }
-    let _ = writeln!(
-        out,
-        "<p><span class=\"ratio\">{}</span> {} · {} {} · {} / {} {} · {} / {} {}</p>",
-        pct(doc.similarity_ratio),
-        l("copied", "复制比"),
-        l("largest single source", "单篇最大"),
-        pct(doc.largest_source_ratio),
-        doc.flagged_paragraphs,
-        doc.paragraphs.len(),
-        l("paragraphs flagged", "段标红"),
-        doc.copied_chars,
-        doc.total_chars,
-        l("characters", "字符"),
-    );
-    let _ = writeln!(
-        out,
-        "<p class=\"kinds\">{} {} · {} {} · {} {} · {} {} · {} {}</p>",
-        l("Total (all kinds)", "总文字复制比"),
-        pct(doc.total_ratio),
-        l("plain copying", "复制"),
-        pct(doc.kinds.copied),
-        l("cited quotations", "引用"),
-        pct(doc.kinds.quoted),
-        l("references section", "参考文献"),
-        pct(doc.kinds.reference),
-        l("template (not counted)", "模板（不计入）"),
-        pct(doc.kinds.template),
-    );
-    if !doc.sources.is_empty() {
-        let _ = writeln!(
+            "<p><span class=\"ratio\">{}</span> {}</p>",
+            escape(ratio),
+            escape(label)
+        ),
+        Block::Figures(rows) => {
+            out.push_str("<table class=\"figures\">");
+            for (label, value) in rows {
+                let _ = write!(
+                    out,
+                    "<tr><th>{}</th><td>{}</td></tr>",
+                    escape(label),
+                    escape(value)
+                );
+            }
+            writeln!(out, "</table>")
+        }
+        Block::Legend(items) => {
+            out.push_str("<p class=\"kinds\">");
+            for (kind, label) in items {
+                let _ = write!(
+                    out,
+                    "<span class=\"key\"><mark class=\"{}\">\u{a0}\u{a0}\u{a0}</mark> {}</span> ",
+                    kind_class(*kind),
+                    escape(label)
+                );
+            }
+            writeln!(out, "</p>")
+        }
+        Block::Bars { caption, rows } => {
+            let _ = write!(
+                out,
+                "<table class=\"bars\"><caption>{}</caption>",
+                escape(caption)
+            );
+            for (label, fraction, value) in rows {
+                let _ = write!(
+                    out,
+                    "<tr><th>{}</th><td><div class=\"bar\"><div style=\"width:{:.1}%\"></div></div></td><td>{}</td></tr>",
+                    escape(label),
+                    (fraction * 100.0).clamp(0.0, 100.0),
+                    escape(value)
+                );
+            }
+            writeln!(out, "</table>")
+        }
+        Block::Table { header, rows } => {
+            out.push_str("<table>\n<tr>");
+            for h in header {
+                let _ = write!(out, "<th>{}</th>", escape(h));
+            }
+            out.push_str("</tr>\n");
+            for row in rows {
+                out.push_str("<tr>");
+                for c in row {
+                    let _ = match &c.sub {
+                        Some(sub) => write!(
+                            out,
+                            "<td>{}<br><span class=\"meta\">{}</span></td>",
+                            escape(&c.text),
+                            escape(sub)
+                        ),
+                        None => write!(out, "<td>{}</td>", escape(&c.text)),
+                    };
+                }
+                out.push_str("</tr>\n");
+            }
+            writeln!(out, "</table>")
+        }
+        Block::Para {
+            label,
+            runs,
+            tone,
+            note,
+        } => {
+            let class = match tone {
+                Tone::Plain => "para",
+                Tone::Flagged => "para flagged",
+                Tone::Passage => "para passage",
+            };
+            let _ = write!(
+                out,
+                "<div class=\"{class}\"><span class=\"meta\">{}</span> {}",
+                escape(label),
+                runs_html(runs)
+            );
+            if let Some(n) = note {
+                let _ = write!(out, "<br><span class=\"meta\">{}</span>", escape(n));
+            }
+            writeln!(out, "</div>")
+        }
+        Block::Pair { heads, texts } => writeln!(
             out,
-            "<table>\n<tr><th>{}</th><th>{}</th><th>{}</th></tr>",
-            l("Source", "来源"),
-            l("Share", "占比"),
-            l("Paragraphs", "段落数")
-        );
-        for s in &doc.sources {
-            let _ = writeln!(
-                out,
-                "<tr><td>{}<br><span class=\"meta\">{}</span></td><td>{}</td><td>{}</td></tr>",
-                escape(&s.source_title),
-                escape(&s.source_path),
-                pct(s.ratio),
-                s.paragraphs
-            );
+            "<table class=\"pair\"><tr><th>{}</th><th>{}</th></tr>\n<tr><td>{}</td><td>{}</td></tr></table>",
+            escape(&heads[0]),
+            escape(&heads[1]),
+            runs_html(&texts[0]),
+            runs_html(&texts[1])
+        ),
+    };
+}
+
+/// Marked runs as escaped HTML.
+fn runs_html(runs: &[Run]) -> String {
+    let mut out = String::new();
+    for r in runs {
+        match r.mark {
+            None => out.push_str(&escape(&r.text)),
+            Some(Mark::Source) => {
+                let _ = write!(out, "<mark>{}</mark>", escape(&r.text));
+            }
+            Some(Mark::Kind(k) | Mark::Light(k)) => {
+                let _ = write!(
+                    out,
+                    "<mark class=\"{}{}\"{}>{}</mark>",
+                    kind_class(k),
+                    if r.in_quotes { " in-quotes" } else { "" },
+                    if r.in_quotes {
+                        " title=\"in quotation marks, no citation\""
+                    } else {
+                        ""
+                    },
+                    escape(&r.text)
+                );
+            }
         }
-        out.push_str("</table>\n");
     }
-    for p in &doc.paragraphs {
-        if !p.flagged && !p.passages.is_empty() {
-            // Copied passages below the threshold: counted, highlighted in a lighter colour.
-            let spans: Vec<([usize; 2], &str)> =
-                p.passages.iter().flat_map(|m| kinded(&m.spans)).collect();
-            let sources: Vec<String> = p
-                .passages
-                .iter()
-                .map(|m| format!("{} ¶{}", escape(&m.source_title), m.source_paragraph + 1))
-                .collect();
-            let _ = writeln!(
-                out,
-                "<div class=\"para passage\"><span class=\"meta\">¶{}</span> {}<br><span class=\"meta\">{} {}</span></div>",
-                p.index + 1,
-                highlight_classed(&p.text, &spans),
-                l("Copied passages from", "复制片段来自"),
-                sources.join(" · ")
-            );
-            continue;
-        }
-        if !p.flagged {
-            let _ = writeln!(
-                out,
-                "<div class=\"para\"><span class=\"meta\">¶{}</span> {}</div>",
-                p.index + 1,
-                escape(&p.text)
-            );
-            continue;
-        }
-        let all: Vec<([usize; 2], &str)> =
-            p.matches.iter().flat_map(|m| kinded(&m.spans)).collect();
-        let _ = writeln!(
-            out,
-            "<div class=\"para flagged\"><span class=\"meta\">¶{}</span> {}",
-            p.index + 1,
-            highlight_classed(&p.text, &all)
-        );
-        for m in &p.matches {
-            let sub = kinded(&m.spans);
-            let src: Vec<[usize; 2]> = m.spans.iter().map(|s| s.source).collect();
-            let _ = writeln!(
-                out,
-                "<table class=\"pair\"><tr><th>{} ¶{}</th><th><span class=\"sim\">{}</span> · {} ¶{} \
-                 <span class=\"meta\">(hamming {}){}</span></th></tr>\n<tr><td>{}</td><td>{}</td></tr></table>",
-                l("Submission", "送检文档"),
-                p.index + 1,
-                pct(m.similarity),
-                escape(&m.source_title),
-                m.source_paragraph + 1,
-                m.hamming,
-                if m.cross_script {
-                    l(" · Traditional ↔ Simplified", " · 繁简转换")
-                } else {
-                    ""
-                },
-                highlight_classed(&p.text, &sub),
-                highlight(&m.source_text, &src)
-            );
-        }
-        out.push_str("</div>\n");
-    }
-    out.push_str("</section>\n");
+    out
 }
 
 #[cfg(test)]

@@ -11,6 +11,8 @@ pub mod class;
 pub mod html;
 pub mod kinds;
 mod lang;
+pub mod page;
+pub mod pdf;
 pub mod text;
 
 pub use kinds::SpanKind;
@@ -79,6 +81,10 @@ pub struct DocumentReport {
     /// Each kind's share of the document's characters (a character in passages of several kinds counts
     /// as `copied` first, then `reference`).
     pub kinds: KindShares,
+    /// CNKI's 去除引用文献复制比: `total_ratio` without cited quotations and the references section.
+    pub without_quotes_references_ratio: f64,
+    /// CNKI's 去除本人文献复制比: `total_ratio` without the writer's own earlier work (kind `own`).
+    pub without_own_ratio: f64,
     /// The ratio for the single source document that contributes most.
     pub largest_source_ratio: f64,
     pub total_chars: usize,
@@ -305,6 +311,8 @@ fn document(
                 total_ratio: 0.0,
                 similarity_ratio: 0.0,
                 kinds: KindShares::default(),
+                without_quotes_references_ratio: 0.0,
+                without_own_ratio: 0.0,
                 largest_source_ratio: 0.0,
                 total_chars: 0,
                 copied_chars: 0,
@@ -321,6 +329,8 @@ fn document(
     let mut copied = 0;
     // Characters in passages of any kind, and of each kind (copied first, then reference, then quoted).
     let (mut all_kinds, mut of_kind) = (0, [0usize; 5]);
+    // Characters in passages of any kind but cited quotations and references; but own work.
+    let (mut no_cited, mut no_own) = (0, 0);
     // document id -> (path, title, copied chars, paragraphs)
     let mut per_source: BTreeMap<i64, (String, String, usize, usize)> = BTreeMap::new();
     let mut paragraphs = Vec::with_capacity(results.len());
@@ -366,6 +376,14 @@ fn document(
         copied += para_copied;
         let para_all = covered_chars(&p.text, &ranges_of(&counted, &|_| true)).0;
         all_kinds += para_all;
+        no_cited += covered_chars(
+            &p.text,
+            &ranges_of(&counted, &|k| {
+                !matches!(k, SpanKind::Quoted | SpanKind::Reference)
+            }),
+        )
+        .0;
+        no_own += covered_chars(&p.text, &ranges_of(&counted, &|k| k != SpanKind::Own)).0;
         figures.push([chars, para_copied, para_all]);
         let counted_or_template: Vec<&Match> = counted.iter().chain(&templates).copied().collect();
         let mut claimed: Vec<[usize; 2]> = Vec::new();
@@ -457,6 +475,8 @@ fn document(
             own: ratio(of_kind[3]),
             template: ratio(of_kind[4]),
         },
+        without_quotes_references_ratio: ratio(no_cited),
+        without_own_ratio: ratio(no_own),
         largest_source_ratio: sources.first().map_or(0.0, |s| s.ratio),
         total_chars: total,
         copied_chars: copied,
