@@ -73,10 +73,10 @@ pub fn render(report: &Report, lang: Lang) -> String {
         };
         // The kinds, when some passage is not plain copying (or some kind is left out of the ratio).
         let k = doc.kinds;
-        if k.quoted > 0.0 || k.reference > 0.0 || !report.exclude.is_empty() {
+        if k.quoted > 0.0 || k.reference > 0.0 || k.own > 0.0 || !report.exclude.is_empty() {
             let _ = writeln!(
                 out,
-                "  {} {:.1}% ({} {:.1}%, {} {:.1}%, {} {:.1}%)",
+                "  {} {:.1}% ({} {:.1}%, {} {:.1}%, {} {:.1}%, {} {:.1}%); {} {:.1}%, {} {:.1}%",
                 lang.pick("total, all kinds", "总文字复制比"),
                 doc.total_ratio * 100.0,
                 lang.pick("copied", "复制"),
@@ -84,8 +84,30 @@ pub fn render(report: &Report, lang: Lang) -> String {
                 lang.pick("cited quotations", "引用"),
                 k.quoted * 100.0,
                 lang.pick("references", "参考文献"),
-                k.reference * 100.0
+                k.reference * 100.0,
+                lang.pick("own work", "本人文献"),
+                k.own * 100.0,
+                lang.pick("without quotations and references", "去除引用文献复制比"),
+                doc.without_quotes_references_ratio * 100.0,
+                lang.pick("without own work", "去除本人文献复制比"),
+                doc.without_own_ratio * 100.0
             );
+        }
+        if doc.chapters.len() > 1 {
+            for c in &doc.chapters {
+                let title = if c.title.is_empty() {
+                    format!("¶1–{}", c.paragraphs)
+                } else {
+                    snippet(&c.title, 20)
+                };
+                let _ = writeln!(
+                    out,
+                    "  {} {:5.1}%  {}",
+                    lang.pick("chapter", "章节"),
+                    c.total_ratio * 100.0,
+                    printable(&title)
+                );
+            }
         }
         for s in doc.sources.iter().take(5) {
             let _ = writeln!(
