@@ -479,3 +479,65 @@ fn extract_detects_the_format_from_the_content_not_the_name() {
         assert_eq!(got, texts(&original), "{name}");
     }
 }
+
+/// The paragraphs `tests/fixtures/wrapped/expected.json` says every layout of its text reads as.
+fn wrapped_expected() -> Vec<(String, String)> {
+    let v: Value =
+        serde_json::from_str(&std::fs::read_to_string(fixture("wrapped/expected.json")).unwrap())
+            .unwrap();
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["kind"].as_str().unwrap().to_owned(),
+                p["text"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn hard_wrapped_and_indented_text_files_read_as_their_paragraphs() {
+    let expected = wrapped_expected();
+    let mut failures = String::new();
+    for name in [
+        "one-per-line.txt",
+        "zh-wrap30-blank.txt",
+        "zh-wrap30-indent.gb18030.txt",
+        "zh-wrap40-ascii-indent.txt",
+        "zh-wrap36-crlf.txt",
+    ] {
+        let doc = extract_file(
+            &fixture(&format!("wrapped/{name}")),
+            &ExtractOptions::default(),
+        )
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let got = texts(&doc);
+        if got.len() != expected.len() {
+            writeln!(
+                failures,
+                "{name}: {} paragraphs, want {}: {got:#?}",
+                got.len(),
+                expected.len()
+            )
+            .unwrap();
+            continue;
+        }
+        for ((_, want), got) in expected.iter().zip(&got) {
+            // Where a line break fell at a space between Chinese and Latin text the space is gone
+            // (Chinese lines join without one): compare without whitespace.
+            if !whitespace_only(want, got) {
+                writeln!(failures, "{name}: {}", first_difference(want, got)).unwrap();
+            }
+        }
+    }
+    assert!(failures.is_empty(), "\n{failures}");
+    // The fixtures are really wrapped: no line of the wrapped files is longer than 40 characters + indent.
+    let wrapped = std::fs::read_to_string(fixture("wrapped/zh-wrap30-blank.txt")).unwrap();
+    assert!(wrapped.lines().count() > 2 * expected.len());
+    assert!(
+        wrapped.lines().all(|l| l.chars().count() <= 31),
+        "{wrapped}"
+    );
+}

@@ -13,14 +13,21 @@
 //! rule is:
 //!
 //! 1. Measure each line in display columns (CJK characters count 2) and take the block's wrap width `W`:
-//!    the widest line that could have been broken (one that contains a space or a CJK character).
+//!    the widest line that could have been broken (one that contains a space or a CJK character). A
+//!    block that is not hard-wrapped in columns and is mostly Chinese (at least half of its
+//!    non-space characters CJK) is measured again in characters (every character counts 1, the wrap
+//!    width then between 25 and 80): Chinese editors and older text files wrap at a number of
+//!    characters, so a line with Latin words in it is shorter in columns. Once two blocks of a
+//!    document are wrapped that way, its other blocks (an English paragraph) are measured in
+//!    characters against their width too.
 //! 2. A line break is *wrap-like* when the line before it is full: the first word of the next line (one
 //!    character for CJK; with a space before it unless both sides are CJK) would not fit within 85% of
 //!    `W`. A line ending in sentence-final punctuation (`。！？….!?:：`, possibly followed by closing
 //!    quotes or brackets) must be completely full: the next word must not fit within `W` at all. A line
 //!    ending in a letter and a hyphen, followed by a lower-case letter, is always wrap-like.
 //! 3. A line *starts a paragraph* when it starts with a U+3000 indentation, when it is indented at least
-//!    two columns more than the least indented line of a block whose first line is indented too, or when
+//!    two columns more than the least indented line of a block whose first line is indented too (or is a
+//!    heading above an indented line: at most 40 characters, no comma or full stop), or when
 //!    it starts with a list marker: `1. `, `一、`, `1、`, `（一）`, `•` …, or, only after a line that is not
 //!    full, `- `, `* `, `+ `, `a. `, `a) `, `1) `, `(1) `, `(a) `.
 //! 4. The block is **hard-wrapped** when its wrap width is between 50 and 160 columns, at least one
@@ -41,6 +48,8 @@
 //!
 //! Paragraphs are returned with their lines trimmed; `clean_paragraph` does the rest.
 
+/// The longest first line read as a heading above an indented paragraph, in characters.
+const MAX_HEADING: usize = 40;
 /// Blocks wider than this (in display columns) are never treated as hard-wrapped.
 const WRAP_MAX: usize = 160;
 /// Blocks whose widest line is narrower than this are verse, addresses or lists: one paragraph per line.
@@ -61,18 +70,24 @@ pub fn split_plain_text(text: &str) -> Vec<String> {
         blocks.push(block);
     }
     // The document's wrap width: the median width of the blocks that are clearly hard-wrapped.
-    let mut widths: Vec<usize> = blocks
-        .iter()
-        .filter(|b| b.len() > 1)
-        .map(|b| Plan::new(b, None))
-        .filter(|p| p.wrapped())
-        .map(|p| p.wrap)
-        .collect();
-    widths.sort_unstable();
-    let document_wrap = (widths.len() >= 2).then(|| widths[widths.len() / 2]);
+    let document_wrap = |metric: Metric| {
+        let mut widths: Vec<usize> = blocks
+            .iter()
+            .filter(|b| b.len() > 1 && (metric == Metric::Columns || mostly_cjk(b)))
+            .map(|b| Plan::new(b, None, metric))
+            .filter(|p| p.wrapped())
+            .map(|p| p.wrap)
+            .collect();
+        widths.sort_unstable();
+        (widths.len() >= 2).then(|| widths[widths.len() / 2])
+    };
+    let wraps = [
+        (Metric::Columns, document_wrap(Metric::Columns)),
+        (Metric::Chars, document_wrap(Metric::Chars)),
+    ];
     let mut out = Vec::new();
     for block in blocks {
-        split_block(&block, document_wrap, &mut out);
+        split_block(&block, &wraps, &mut out);
     }
     out
 }
@@ -171,10 +186,56 @@ struct LineInfo<'a> {
     /// Ends in a letter followed by a hyphen.
     ends_hyphen: bool,
     list: Option<Marker>,
+    metric: Metric,
 }
 
+/// How line widths are measured.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Metric {
+    /// Display columns of a monospaced editor (CJK characters count 2).
+    Columns,
+    /// Characters (every character counts 1): Chinese text wrapped at a number of characters, whatever
+    /// their width, by editors and older Chinese text files. Used only for blocks mostly in CJK.
+    Chars,
+}
+
+impl Metric {
+    fn width(self, c: char) -> usize {
+        match self {
+            Metric::Columns => char_width(c),
+            Metric::Chars => usize::from(char_width(c) > 0),
+        }
+    }
+
+    /// The wrap widths a hard-wrapped block can have.
+    fn wrap_range(self) -> std::ops::RangeInclusive<usize> {
+        match self {
+            Metric::Columns => WRAP_MIN..=WRAP_MAX,
+            Metric::Chars => WRAP_MIN / 2..=WRAP_MAX / 2,
+        }
+    }
+}
+
+/// Whether at least [`CJK_BLOCK_SHARE`] of a block's non-space characters are CJK.
+fn mostly_cjk(lines: &[&str]) -> bool {
+    let (mut all, mut cjk) = (0usize, 0usize);
+    for c in lines
+        .iter()
+        .flat_map(|l| l.chars())
+        .filter(|c| !c.is_whitespace())
+    {
+        all += 1;
+        cjk += usize::from(is_cjk(c));
+    }
+    all > 0 && cjk * 100 >= all * CJK_BLOCK_SHARE
+}
+
+/// See [`mostly_cjk`], in percent.
+const CJK_BLOCK_SHARE: usize = 50;
+
 impl<'a> LineInfo<'a> {
-    fn new(line: &'a str) -> Self {
+    fn new(line: &'a str, metric: Metric) -> Self {
+        let char_width = |c: char| metric.width(c);
         let line = line.trim_end_matches(|c: char| c.is_whitespace() || c == '\u{feff}');
         let content = line.trim_start_matches(|c: char| c.is_whitespace() || c == '\u{feff}');
         let indent_part = &line[..line.len() - content.len()];
@@ -198,6 +259,7 @@ impl<'a> LineInfo<'a> {
             ends_sentence: sentence_end(content).is_some(),
             ends_hyphen,
             list: list_marker(content),
+            metric,
         }
     }
 
@@ -212,12 +274,12 @@ impl<'a> LineInfo<'a> {
     /// Width of the first unbreakable unit: a word, or a single CJK character.
     fn first_unit_width(&self) -> usize {
         match self.first_char() {
-            Some(c) if is_cjk(c) => char_width(c),
+            Some(c) if is_cjk(c) => self.metric.width(c),
             _ => self
                 .content
                 .chars()
                 .take_while(|c| !c.is_whitespace() && !is_cjk(*c))
-                .map(char_width)
+                .map(|c| self.metric.width(c))
                 .sum(),
         }
     }
@@ -245,8 +307,8 @@ struct Plan<'a> {
 impl<'a> Plan<'a> {
     /// Analyse a block. With `document_wrap`, the document's wrap width is used when the block is no
     /// wider (a block's widest line can fall short of the width it was wrapped at).
-    fn new(lines: &[&'a str], document_wrap: Option<usize>) -> Self {
-        let info: Vec<LineInfo> = lines.iter().map(|l| LineInfo::new(l)).collect();
+    fn new(lines: &[&'a str], document_wrap: Option<usize>, metric: Metric) -> Self {
+        let info: Vec<LineInfo> = lines.iter().map(|l| LineInfo::new(l, metric)).collect();
         let own = info
             .iter()
             .filter(|l| l.breakable)
@@ -259,7 +321,17 @@ impl<'a> Plan<'a> {
             _ => (own, false),
         };
         let min_indent = info.iter().map(|l| l.indent).min().unwrap_or(0);
-        let first_indented = info.first().is_some_and(|l| l.indent >= min_indent + 2);
+        // The first line is indented, or it is a heading: a short line with sentence punctuation
+        // nowhere, above an indented one.
+        let first_indented = match info.as_slice() {
+            [first, ..] if first.indent >= min_indent + 2 => true,
+            [first, second, ..] => {
+                second.indent >= min_indent + 2
+                    && first.content.chars().count() <= MAX_HEADING
+                    && !first.content.contains(['。', '，', '；', '.', ',', ';'])
+            }
+            _ => false,
+        };
         let breaks: Vec<bool> = info
             .windows(2)
             .map(|pair| wrap_like(&pair[0], &pair[1], wrap))
@@ -318,7 +390,9 @@ impl<'a> Plan<'a> {
         let n_breaks = self.breaks.len();
         let evidence = self.evidence > 0
             || (self.document_wrap && n_breaks > 0 && self.breaks.iter().all(|&b| b));
-        (WRAP_MIN..=WRAP_MAX).contains(&self.wrap)
+        self.info
+            .first()
+            .is_some_and(|l| l.metric.wrap_range().contains(&self.wrap))
             && evidence
             && self.unexplained * 4 <= n_breaks
             && self.indent_starts * 2 < n_breaks
@@ -326,7 +400,7 @@ impl<'a> Plan<'a> {
 }
 
 /// Split one blank-line-separated block into paragraphs.
-fn split_block(lines: &[&str], document_wrap: Option<usize>, out: &mut Vec<String>) {
+fn split_block(lines: &[&str], wraps: &[(Metric, Option<usize>)], out: &mut Vec<String>) {
     match lines {
         [] => return,
         [line] => {
@@ -335,11 +409,23 @@ fn split_block(lines: &[&str], document_wrap: Option<usize>, out: &mut Vec<Strin
         }
         _ => {}
     }
-    let plan = Plan::new(lines, document_wrap);
-    if !plan.wrapped() {
-        out.extend(plan.info.iter().map(|l| l.content.to_string()));
+    // Measured in columns first; a mostly Chinese block also by characters.
+    // A block in another script is measured by characters too when the document's Chinese blocks are
+    // wrapped at a number of characters (an English paragraph in a Chinese file wrapped at 30).
+    let cjk = mostly_cjk(lines);
+    let plan = wraps
+        .iter()
+        .filter(|(metric, wrap)| *metric == Metric::Columns || cjk || wrap.is_some())
+        .map(|&(metric, wrap)| Plan::new(lines, wrap, metric))
+        .find(Plan::wrapped);
+    let Some(plan) = plan else {
+        out.extend(
+            lines
+                .iter()
+                .map(|l| LineInfo::new(l, Metric::Columns).content.to_string()),
+        );
         return;
-    }
+    };
     let mut current = String::new();
     for (i, line) in plan.info.iter().enumerate() {
         if i == 0 {
