@@ -68,6 +68,7 @@ impl Synthetic {
                     NewParagraph {
                         text: format!("synthetic paragraph {no}.{i}"),
                         kind: BlockKind::Body,
+                        level: None,
                         chars: 0,
                         simhash: self.next_u64(),
                         shingles,

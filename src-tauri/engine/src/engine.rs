@@ -24,7 +24,7 @@ use serde::Serialize;
 use crate::check::{CheckSettings, Checker, Index, Method, ParagraphResult};
 use crate::class::{self, ClassRun, Submission};
 use crate::error::{Error, Result};
-use crate::extract::{self, discover, BlockKind, ExtractOptions, Extracted};
+use crate::extract::{self, discover, Block, ExtractOptions, Extracted};
 use crate::fingerprint::Fingerprinter;
 use crate::ingest;
 use crate::library::{
@@ -738,11 +738,7 @@ fn valid_year(year: Option<i64>) -> Result<()> {
 
 /// Check a document's paragraphs, keeping which are headings.
 fn check_blocks(checker: &Checker<'_>, read: Extracted) -> Result<Vec<ParagraphResult>> {
-    let headings: Vec<bool> = read
-        .paragraphs
-        .iter()
-        .map(|b| b.kind == BlockKind::Heading)
-        .collect();
+    let headings: Vec<bool> = read.paragraphs.iter().map(Block::starts_chapter).collect();
     let mut results = checker.check(&paragraph_texts(read))?;
     for (r, heading) in results.iter_mut().zip(headings) {
         r.heading = heading;

@@ -42,6 +42,7 @@ pub fn prepare(
             NewParagraph {
                 text: b.text,
                 kind: b.kind,
+                level: b.level,
                 chars: print.chars,
                 simhash: print.simhash,
                 shingles: print.shingles,

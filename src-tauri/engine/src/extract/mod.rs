@@ -8,6 +8,7 @@
 mod clean;
 pub mod discover;
 pub mod docx;
+pub mod kinds;
 pub mod paragraphs;
 pub mod pdf;
 pub mod txt;
@@ -67,36 +68,80 @@ impl fmt::Display for Format {
     }
 }
 
-/// What a block of text is in its document.
+/// What a block of text is in its document (see [`kinds`] for how each format tells them apart).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum BlockKind {
-    /// Ordinary body text (also list items and table cells).
+    /// Ordinary body text.
     Body,
-    /// A heading (kept for a chapter breakdown; checked like body text).
+    /// A heading, with its level in [`Block::level`] when the document gives one (a report's chapters
+    /// start at headings of level 1).
     Heading,
+    /// A list item.
+    List,
+    /// A table cell.
+    Table,
+    /// A figure or table caption (图 1 …, Table 2 …).
+    Caption,
+    /// A footnote or endnote.
+    Footnote,
+    /// An entry of the references section (参考文献, References, Bibliography).
+    Reference,
 }
 
-/// One paragraph as read from a document.
+impl BlockKind {
+    /// The lower-case name shown by `extract --json` and stored in the library.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BlockKind::Body => "body",
+            BlockKind::Heading => "heading",
+            BlockKind::List => "list",
+            BlockKind::Table => "table",
+            BlockKind::Caption => "caption",
+            BlockKind::Footnote => "footnote",
+            BlockKind::Reference => "reference",
+        }
+    }
+}
+
+/// One paragraph as read from a document. Every kind is checked like body text.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Block {
     pub text: String,
     pub kind: BlockKind,
+    /// A heading's level, 1 for a chapter (or a title), when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub level: Option<u8>,
 }
 
 impl Block {
-    pub fn body(text: impl Into<String>) -> Self {
+    pub fn new(text: impl Into<String>, kind: BlockKind) -> Self {
         Block {
             text: text.into(),
-            kind: BlockKind::Body,
+            kind,
+            level: None,
         }
     }
 
+    pub fn body(text: impl Into<String>) -> Self {
+        Block::new(text, BlockKind::Body)
+    }
+
     pub fn heading(text: impl Into<String>) -> Self {
+        Block::new(text, BlockKind::Heading)
+    }
+
+    /// A heading of a known level.
+    pub fn heading_at(text: impl Into<String>, level: u8) -> Self {
         Block {
-            text: text.into(),
-            kind: BlockKind::Heading,
+            level: Some(level),
+            ..Block::heading(text)
         }
+    }
+
+    /// Whether a report's chapter may start here: a heading of level 1, or of no known level.
+    pub fn starts_chapter(&self) -> bool {
+        self.kind == BlockKind::Heading && self.level.is_none_or(|l| l <= 1)
     }
 }
 
@@ -255,10 +300,12 @@ pub fn extract_bytes(
         Format::Docx => (None, docx::extract(bytes)?),
         Format::Pdf => (None, pdf::extract(bytes)?),
     };
+    let mut paragraphs = finish(blocks)?;
+    kinds::classify(&mut paragraphs, format);
     Ok(Extracted {
         format,
         encoding,
-        paragraphs: finish(blocks)?,
+        paragraphs,
     })
 }
 
@@ -354,11 +401,11 @@ fn finish(blocks: Vec<Block>) -> Result<Vec<Block>, ExtractError> {
         .into_iter()
         .flat_map(|b| {
             let text = clean_paragraph(&b.text);
-            let kind = b.kind;
+            let (kind, level) = (b.kind, b.level);
             split_long(text)
                 .into_iter()
                 .filter(|t| !t.is_empty())
-                .map(move |text| Block { text, kind })
+                .map(move |text| Block { text, kind, level })
         })
         .collect();
     if out.is_empty() {

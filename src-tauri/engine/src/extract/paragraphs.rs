@@ -568,8 +568,8 @@ fn list_marker(content: &str) -> Option<Marker> {
     }
 }
 
-#[cfg(test)]
-fn is_list_item(content: &str) -> bool {
+/// Whether a paragraph starts with a list marker.
+pub(crate) fn is_list_item(content: &str) -> bool {
     list_marker(content).is_some()
 }
 

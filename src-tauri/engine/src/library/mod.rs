@@ -129,6 +129,8 @@ pub struct DocumentInfo {
 pub struct NewParagraph {
     pub text: String,
     pub kind: BlockKind,
+    /// A heading's level, when known.
+    pub level: Option<u8>,
     pub chars: u64,
     pub simhash: u64,
     pub shingles: Vec<u32>,
@@ -820,19 +822,20 @@ fn add_in(tx: &Connection, doc: &NewDocument) -> rusqlite::Result<AddOutcome> {
     let id = tx.last_insert_rowid();
     set_tags(tx, id, &doc.meta.tags)?;
     let mut insert = tx.prepare_cached(
-        "INSERT INTO paragraphs (document_id, idx, kind, text, chars, simhash, shingles, algo)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        "INSERT INTO paragraphs (document_id, idx, kind, text, chars, simhash, shingles, algo, level)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
     )?;
     for (idx, p) in doc.paragraphs.iter().enumerate() {
         insert.execute(params![
             id,
             idx as i64,
-            kind_name(p.kind),
+            p.kind.as_str(),
             p.text,
             p.chars as i64,
             p.simhash as i64,
             shingles::encode(&p.shingles),
-            FINGERPRINT_VERSION
+            FINGERPRINT_VERSION,
+            p.level
         ])?;
     }
     document_by_id(tx, id)?
@@ -923,13 +926,6 @@ fn find_by_hash(conn: &Connection, hash: &str) -> rusqlite::Result<Option<Docume
     .optional()
 }
 
-fn kind_name(kind: BlockKind) -> &'static str {
-    match kind {
-        BlockKind::Body => "body",
-        BlockKind::Heading => "heading",
-    }
-}
-
 fn now() -> i64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
@@ -1009,6 +1005,7 @@ pub(crate) mod test_support {
                 NewParagraph {
                     text: t.to_string(),
                     kind: BlockKind::Body,
+                    level: None,
                     chars: crate::text::non_ws_chars(t) as u64,
                     simhash: p.simhash,
                     shingles: p.shingles,

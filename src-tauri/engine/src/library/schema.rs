@@ -50,6 +50,9 @@ pub const MIGRATIONS: &[&str] = &[
     ) WITHOUT ROWID;",
     // 4: common paragraphs (the same text in many documents) are found through their fingerprint.
     "CREATE INDEX paragraphs_by_simhash ON paragraphs(simhash);",
+    // 5: paragraph kinds beyond heading and body (list, table, caption, footnote, reference; stored in
+    // `kind`) and a heading's level. Paragraphs stored before keep the kind they were read with.
+    "ALTER TABLE paragraphs ADD COLUMN level INTEGER;",
 ];
 
 /// The schema version this build writes.

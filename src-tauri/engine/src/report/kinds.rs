@@ -139,45 +139,7 @@ fn introduced(before: &str) -> bool {
         || lower.contains("according to")
 }
 
-/// Whether `text` is a references heading.
-pub fn is_references_heading(text: &str) -> bool {
-    let t = text
-        .trim()
-        .trim_start_matches(|c: char| {
-            c.is_ascii_digit() || c.is_whitespace() || ".、第章".contains(c)
-        })
-        .trim_end_matches(|c: char| c.is_whitespace() || "：:".contains(c))
-        .to_lowercase();
-    matches!(
-        t.as_str(),
-        "参考文献" | "引用文献" | "参考资料" | "references" | "bibliography" | "works cited"
-    )
-}
-
-fn ends_references(text: &str) -> bool {
-    let t = text.trim().to_lowercase();
-    t.chars().count() <= 20
-        && ["附录", "致谢", "appendix", "acknowledg"].iter().any(|w| {
-            t.trim_start_matches(|c: char| !c.is_alphabetic())
-                .starts_with(w)
-        })
-}
-
-/// For each paragraph, whether it lies in the references section (the heading itself included).
-pub fn references_section(paragraphs: &[&str]) -> Vec<bool> {
-    let mut inside = false;
-    paragraphs
-        .iter()
-        .map(|p| {
-            if is_references_heading(p) {
-                inside = true;
-            } else if inside && ends_references(p) {
-                inside = false;
-            }
-            inside
-        })
-        .collect()
-}
+pub use crate::extract::kinds::{is_references_heading, references_section};
 
 /// Share of the non-whitespace characters of `range` in `text` inside any of `regions`.
 pub fn share_inside(text: &str, range: [usize; 2], regions: &[[usize; 2]]) -> f64 {

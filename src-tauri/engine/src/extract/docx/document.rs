@@ -66,6 +66,10 @@ struct Frame {
     outline: Option<usize>,
     /// Inside a table-of-contents field.
     in_toc: bool,
+    /// The paragraph has list numbering (`w:numPr`).
+    numbered: bool,
+    /// The paragraph stands in a table cell.
+    in_cell: bool,
     /// The current run is hidden (`w:vanish`).
     hidden: bool,
     /// Paragraphs that end inside this one (text boxes anchored here) or inside this content control.
@@ -80,6 +84,8 @@ impl Frame {
             style: None,
             outline: None,
             in_toc,
+            numbered: false,
+            in_cell: false,
             hidden: false,
             nested: Vec::new(),
         }
@@ -235,8 +241,28 @@ fn open(
     let tag = match local {
         "body" => Tag::Body,
         "p" => {
-            frames.push(Frame::new(false, toc_active));
+            let mut frame = Frame::new(false, toc_active);
+            // In a cell when the nearest place paragraphs stand in is a table cell.
+            frame.in_cell = stack
+                .iter()
+                .rev()
+                .find(|t| matches!(t, Tag::Paragraph | Tag::Body | Tag::Cell | Tag::TextBox))
+                == Some(&Tag::Cell);
+            frames.push(frame);
             Tag::Paragraph
+        }
+        "numPr" if parent == Some(Tag::ParagraphProperties) => {
+            if let Some(frame) = frames.last_mut() {
+                frame.numbered = true;
+            }
+            Tag::Other
+        }
+        // `w:numId w:val="0"` takes a style's numbering away.
+        "numId" if n >= 2 && stack[n - 2] == Tag::ParagraphProperties && val() == Some("0") => {
+            if let Some(frame) = frames.last_mut() {
+                frame.numbered = false;
+            }
+            Tag::Other
         }
         "pPr" => Tag::ParagraphProperties,
         "pStyle" if parent == Some(Tag::ParagraphProperties) => {
@@ -343,6 +369,8 @@ fn finish(frame: Frame, styles: &StyleMap) -> Vec<Block> {
         outline,
         in_toc,
         nested,
+        numbered,
+        in_cell,
         ..
     } = frame;
     if control {
@@ -359,13 +387,16 @@ fn finish(frame: Frame, styles: &StyleMap) -> Vec<Block> {
     if text.trim().is_empty() {
         return nested;
     }
-    let kind = if role == Role::Heading {
-        BlockKind::Heading
-    } else {
-        BlockKind::Body
+    let (kind, level) = match role {
+        Role::Heading(level) => (BlockKind::Heading, level),
+        Role::Caption => (BlockKind::Caption, None),
+        _ if in_cell => (BlockKind::Table, None),
+        Role::List => (BlockKind::List, None),
+        _ if numbered => (BlockKind::List, None),
+        _ => (BlockKind::Body, None),
     };
     let mut blocks = Vec::with_capacity(1 + nested.len());
-    blocks.push(Block { text, kind });
+    blocks.push(Block { text, kind, level });
     blocks.extend(nested);
     blocks
 }

@@ -13,8 +13,11 @@
 //!   fields' results and inserted (`w:ins`) or moved-in (`w:moveTo`) text. Tabs and line, page and
 //!   column breaks become a space, a non-breaking hyphen a `-`.
 //!
-//! Left out: headers and footers, comments, footnotes and endnotes (their parts are not read, and their
-//! reference marks disappear from the text), deleted (`w:del`) and moved-away (`w:moveFrom`) text, hidden
+//! * footnotes and endnotes (`word/footnotes.xml`, `word/endnotes.xml`, or the parts the document's
+//!   relationships name): their paragraphs after the body's, as [`BlockKind::Footnote`]s (their reference
+//!   marks in the body disappear from the text).
+//!
+//! Left out: headers and footers, comments, deleted (`w:del`) and moved-away (`w:moveFrom`) text, hidden
 //! runs (`w:vanish`, unless its value turns it off) and the text boxes anchored in them, field
 //! instructions, the old properties kept by tracked changes (`w:rPrChange`, `w:pPrChange`, …), the
 //! `mc:Fallback` copy of markup-compatibility choices, and the table of contents: a content control
@@ -24,8 +27,11 @@
 //! are not read.
 //!
 //! Paragraphs in a heading style (`heading 1`…`9`, `Title`, `Subtitle`, `标题 n`, or any style based on
-//! one) or with an outline level 1–9, directly or through their style, are [`Block::heading`]s; a
-//! paragraph's own outline level wins over its style's, and one that is not a number is ignored.
+//! one) or with an outline level 1–9, directly or through their style, are headings with that level
+//! (`Title` is level 1); a paragraph's own outline level wins over its style's, and one that is not a
+//! number is ignored. Paragraphs in a table cell are [`BlockKind::Table`]; in a caption style (`caption`,
+//! `题注`) [`BlockKind::Caption`]; with list numbering (`w:numPr`, unless `w:numId` is 0) or in a list
+//! style [`BlockKind::List`].
 //!
 //! How: [`package::check`] bounds the unpacked size, unpacks only the main document part and its styles
 //! part through size limits and checks their XML (see there). The main document part is then read by
@@ -45,7 +51,7 @@ mod tests;
 
 use std::io::Cursor;
 
-use super::{Block, ExtractError};
+use super::{Block, BlockKind, ExtractError};
 
 /// Whether a zip archive holds a Word document: its central directory lists `word/document.xml`, or
 /// `[Content_Types].xml` and a `word/` folder. When the central directory cannot be read (a truncated
@@ -65,7 +71,20 @@ pub fn looks_like_docx(bytes: &[u8]) -> bool {
 
 /// Extract the body paragraphs of a .docx (see the module documentation for what is kept).
 pub fn extract(bytes: &[u8]) -> Result<Vec<Block>, ExtractError> {
-    let package::Package { document, styles } = package::check(bytes)?;
+    let package::Package {
+        document,
+        styles,
+        notes,
+    } = package::check(bytes)?;
     let styles = styles::StyleMap::from_part(styles.as_deref());
-    Ok(document::blocks(&document, &styles))
+    let mut blocks = document::blocks(&document, &styles);
+    // Footnotes and endnotes after the body, in their parts' order (the separators hold no text).
+    for part in notes {
+        blocks.extend(document::blocks(&part, &styles).into_iter().map(|b| Block {
+            kind: BlockKind::Footnote,
+            level: None,
+            ..b
+        }));
+    }
+    Ok(blocks)
 }

@@ -39,6 +39,10 @@ const MAX_RELS: u64 = 4 * 1024 * 1024;
 const OFFICE_DOCUMENT: &str =
     "http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument";
 const STYLES: &str = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles";
+const FOOTNOTES: &str =
+    "http://schemas.openxmlformats.org/officeDocument/2006/relationships/footnotes";
+const ENDNOTES: &str =
+    "http://schemas.openxmlformats.org/officeDocument/2006/relationships/endnotes";
 
 /// The parts of a Word document Tongwen reads, checked.
 #[derive(Debug)]
@@ -47,6 +51,8 @@ pub struct Package {
     pub document: Vec<u8>,
     /// The styles part, when present and well formed.
     pub styles: Option<Vec<u8>>,
+    /// The footnotes and endnotes parts, those present and well formed.
+    pub notes: Vec<Vec<u8>>,
 }
 
 fn corrupt(cause: impl Into<String>) -> ExtractError {
@@ -120,14 +126,39 @@ pub fn check(bytes: &[u8]) -> Result<Package, ExtractError> {
 
     let document = unpack(&mut archive, main_index)?;
     scan_xml(&mut &document[..]).map_err(|cause| corrupt(format!("{main_part} {cause}")))?;
-    let styles = match archive.index_for_name(&styles_part) {
+    let styles = optional_part(&mut archive, &styles_part)?;
+    let mut notes = Vec::new();
+    for (kind, file) in [(FOOTNOTES, "footnotes.xml"), (ENDNOTES, "endnotes.xml")] {
+        let part = relationship_target(&mut archive, &rels, folder, kind)
+            .ok()
+            .flatten()
+            .unwrap_or_else(|| {
+                format!("{folder}/{file}")
+                    .trim_start_matches('/')
+                    .to_owned()
+            });
+        notes.extend(optional_part(&mut archive, &part)?);
+    }
+    Ok(Package {
+        document,
+        styles,
+        notes,
+    })
+}
+
+/// A part that may be missing: unpacked (within the limits) when present, kept when its XML is well
+/// formed.
+fn optional_part(
+    archive: &mut ZipArchive<Cursor<&[u8]>>,
+    part: &str,
+) -> Result<Option<Vec<u8>>, ExtractError> {
+    Ok(match archive.index_for_name(part) {
         Some(index) => {
-            let styles = unpack(&mut archive, index)?;
-            scan_xml(&mut &styles[..]).ok().map(|()| styles)
+            let xml = unpack(archive, index)?;
+            scan_xml(&mut &xml[..]).ok().map(|()| xml)
         }
         None => None,
-    };
-    Ok(Package { document, styles })
+    })
 }
 
 /// Unpack one entry, at most one byte past its declared size.

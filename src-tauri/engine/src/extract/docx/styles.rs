@@ -10,7 +10,12 @@ use docx_rs::{FromXML, StyleType, Styles};
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Role {
     Body,
-    Heading,
+    /// A heading, with its level (1–9) when the style or outline level gives one.
+    Heading(Option<u8>),
+    /// A figure or table caption style (`caption`, `题注`).
+    Caption,
+    /// A list style (`List Paragraph`, `List Bullet`, `列表段落` …).
+    List,
     Toc,
 }
 
@@ -91,15 +96,29 @@ impl StyleMap {
         {
             return Role::Toc;
         }
+        let by_outline = |level: usize| {
+            if level < 9 {
+                Role::Heading(Some(level as u8 + 1))
+            } else {
+                Role::Body
+            }
+        };
         if let Some(level) = outline {
-            return if level < 9 { Role::Heading } else { Role::Body };
+            return by_outline(level);
         }
         for (id, info) in chain {
-            if is_heading_style(id, info.map_or("", |i| i.name.as_str())) {
-                return Role::Heading;
+            let name = info.map_or("", |i| i.name.as_str());
+            if is_heading_style(id, name) {
+                return Role::Heading(heading_style_level(id, name));
             }
             if let Some(level) = info.and_then(|i| i.outline) {
-                return if level < 9 { Role::Heading } else { Role::Body };
+                return by_outline(level);
+            }
+            if is_caption_style(id, name) {
+                return Role::Caption;
+            }
+            if is_list_style(id, name) {
+                return Role::List;
             }
         }
         Role::Body
@@ -119,6 +138,41 @@ pub fn is_heading_style(id: &str, name: &str) -> bool {
         || name.starts_with("标题")
         || numbered(&id.to_lowercase(), "heading")
         || matches!(id, "Title" | "Subtitle")
+}
+
+/// The level of a numbered heading style (`heading 2`, `标题 2`); a title is level 1.
+fn heading_style_level(id: &str, name: &str) -> Option<u8> {
+    for s in [name.trim().to_lowercase(), id.to_lowercase()] {
+        let digits: String = s
+            .trim_start_matches("heading")
+            .trim_start_matches("标题")
+            .trim()
+            .chars()
+            .collect();
+        if let Ok(n) = digits.parse::<u8>() {
+            return Some(n.clamp(1, 9));
+        }
+    }
+    let name = name.trim().to_lowercase();
+    (matches!(name.as_str(), "title" | "标题") || id == "Title").then_some(1)
+}
+
+/// Word's `caption`, Chinese `题注`.
+fn is_caption_style(id: &str, name: &str) -> bool {
+    let name = name.trim().to_lowercase();
+    name == "caption" || name == "题注" || id.eq_ignore_ascii_case("caption")
+}
+
+/// Word's `List Paragraph`, `List Bullet`, `List Number` (and numbered variants), Chinese `列表段落`,
+/// `列出段落`.
+fn is_list_style(id: &str, name: &str) -> bool {
+    let name = name.trim().to_lowercase();
+    name.starts_with("list paragraph")
+        || name.starts_with("list bullet")
+        || name.starts_with("list number")
+        || name.starts_with("列表")
+        || name.starts_with("列出段落")
+        || id == "ListParagraph"
 }
 
 /// Table of contents, table of figures and their headings: Word's `toc 1`, `TOC Heading`, `table of

@@ -42,6 +42,14 @@ fn heading(text: &str) -> (BlockKind, String) {
     (BlockKind::Heading, text.to_string())
 }
 
+fn table(text: &str) -> (BlockKind, String) {
+    (BlockKind::Table, text.to_string())
+}
+
+fn list(text: &str) -> (BlockKind, String) {
+    (BlockKind::List, text.to_string())
+}
+
 fn fixture(name: &str) -> Vec<u8> {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../tests/fixtures/docx")
@@ -64,7 +72,7 @@ fn feature_document() -> Docx {
                 .add_run(
                     Run::new()
                         .add_footnote_reference(
-                            Footnote::new().add_content(para("脚注内容不应出现")),
+                            Footnote::new().add_content(para("脚注：一九八三年九月。")),
                         )
                         .add_text("。"),
                 ),
@@ -137,16 +145,30 @@ fn builder_document_in_reading_order() {
             body("Commented text."),
             body("A link and inserted text."),
             body("Visible"),
-            body("甲一"),
-            body("B1"),
-            body("B1 second paragraph"),
-            body("甲二"),
-            body("nested cell"),
-            body("A list item"),
+            table("甲一"),
+            table("B1"),
+            table("B1 second paragraph"),
+            table("甲二"),
+            table("nested cell"),
+            list("A list item"),
             heading("Outline level paragraph"),
             body("Last paragraph."),
+            (BlockKind::Footnote, "脚注：一九八三年九月。".to_string()),
         ]
     );
+    // Levels: the title and Heading 1 are level 1, outline level 1 (0-based) is level 2.
+    let levels: Vec<Option<u8>> = extract_bytes(
+        &pack(feature_document()),
+        Some("docx"),
+        &ExtractOptions::default(),
+    )
+    .unwrap()
+    .paragraphs
+    .iter()
+    .filter(|b| b.kind == BlockKind::Heading)
+    .map(|b| b.level)
+    .collect();
+    assert_eq!(levels, [Some(1), Some(1), Some(2)]);
 }
 
 #[test]
@@ -869,7 +891,7 @@ fn rules_beyond_the_docx_rs_model() {
             body("First box."),
             body("Second box."),
             body("Hidden box anchor."),
-            body("Cell."),
+            table("Cell."),
             body("Control paragraph."),
             body("Loose run."),
             body("Formerly a hidden heading."),
