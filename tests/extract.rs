@@ -507,6 +507,7 @@ fn hard_wrapped_and_indented_text_files_read_as_their_paragraphs() {
         "zh-wrap30-indent.gb18030.txt",
         "zh-wrap40-ascii-indent.txt",
         "zh-wrap36-crlf.txt",
+        "chromium.pdf",
     ] {
         let doc = extract_file(
             &fixture(&format!("wrapped/{name}")),
@@ -541,6 +542,16 @@ fn hard_wrapped_and_indented_text_files_read_as_their_paragraphs() {
         }
     }
     assert!(failures.is_empty(), "\n{failures}");
+    // Chromium's PDF draws Kangxi radicals for some ideographs (⽬ for 目): none is left.
+    let pdf = extract_file(&fixture("wrapped/chromium.pdf"), &ExtractOptions::default()).unwrap();
+    assert!(
+        pdf.paragraphs.iter().all(|b| !b
+            .text
+            .chars()
+            .any(|c| ('\u{2E80}'..='\u{2FDF}').contains(&c))),
+        "{:?}",
+        pdf.paragraphs
+    );
     // The fixtures are really wrapped: no line of the wrapped files is longer than 40 characters + indent.
     let wrapped = std::fs::read_to_string(fixture("wrapped/zh-wrap30-blank.txt")).unwrap();
     assert!(wrapped.lines().count() > 2 * expected.len());

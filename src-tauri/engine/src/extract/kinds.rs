@@ -9,11 +9,11 @@
 //!   top-level number `3 …` / `3. …` / `3、…` / `三、…`, or a section name alone (摘要, 引言, 绪论, 结论,
 //!   致谢, 参考文献, 附录, Abstract, Introduction, Conclusion, References, Bibliography,
 //!   Acknowledgements, Appendix). A numbered sub-level `1.2 …` is level 2, `1.2.3 …` level 3, `（一）…`
-//!   level 2. In a .docx or PDF only paragraphs the document already marks as headings get a level from
-//!   their numbering (its own numbers are not headings there); a plain-text file has no marks, so the
-//!   rules make its headings.
-//! - A plain-text paragraph that starts with a list marker (`1. ` `一、` `（1）` `•` `- ` …) and is not a
-//!   heading is a list item.
+//!   level 2. In a .docx only paragraphs the document marks as headings get a level from their numbering
+//!   (Word's own numbers are not headings); plain text and PDF have no such marks beyond font sizes, so
+//!   the rules make their headings.
+//! - A plain-text or PDF paragraph that starts with a list marker (`1. ` `一、` `（1）` `•` `- ` …) and is
+//!   not a heading is a list item.
 //! - A short paragraph (at most 120 characters) starting with 图/表 and a number, or Figure/Fig./Table and
 //!   a number, is a caption.
 //! - Every paragraph of the references section — from a heading 参考文献 / 引用文献 / 参考资料 / References /
@@ -49,7 +49,7 @@ pub fn classify(blocks: &mut [Block], format: Format) {
                 }
                 continue;
             }
-            BlockKind::Body | BlockKind::List if format == Format::Txt => {
+            BlockKind::Body | BlockKind::List if format != Format::Docx => {
                 if let Some(level) = heading_level(&b.text) {
                     b.kind = BlockKind::Heading;
                     b.level = Some(level);

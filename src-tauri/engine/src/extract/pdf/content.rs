@@ -157,6 +157,7 @@ pub(super) fn read_page(
         out: &mut out,
         view,
         forms: Vec::new(),
+        marked: Vec::new(),
     };
     interp.run(&content, &resources, GState::default(), 0)?;
     Ok(out)
@@ -387,6 +388,24 @@ struct Interp<'a, 'd> {
     view: View,
     /// Forms being drawn (to refuse cycles).
     forms: Vec<ObjectId>,
+    /// Marked-content sequences open (`BMC`/`BDC` … `EMC`): each one's `/ActualText`, if any, and the
+    /// number of glyphs placed before it began.
+    marked: Vec<(Option<String>, usize)>,
+}
+
+/// Marked-content sequences open at once beyond this are not tracked.
+const MAX_MARKED: usize = 256;
+
+/// A PDF text string: UTF-16BE after a byte-order mark, UTF-8 after its mark, else PDFDocEncoding (read
+/// as Latin-1, which agrees on the printable ASCII range that matters here).
+fn text_string(bytes: &[u8]) -> String {
+    if let Some(rest) = bytes.strip_prefix(&[0xFE, 0xFF]) {
+        super::cmap::utf16_be(rest)
+    } else if let Some(rest) = bytes.strip_prefix(&[0xEF, 0xBB, 0xBF]) {
+        String::from_utf8_lossy(rest).into_owned()
+    } else {
+        bytes.iter().map(|&b| char::from(b)).collect()
+    }
 }
 
 impl<'d> Interp<'_, 'd> {
@@ -511,6 +530,17 @@ impl<'d> Interp<'_, 'd> {
                     }
                 }
                 "BI" => self.out.images += 1,
+                "BMC" | "BDC" if self.marked.len() < MAX_MARKED => {
+                    let actual = (op.operator == "BDC")
+                        .then(|| self.actual_text(resources, args.get(1)))
+                        .flatten();
+                    self.marked.push((actual, self.out.glyphs.len()));
+                }
+                "EMC" => {
+                    if let Some((Some(actual), first)) = self.marked.pop() {
+                        self.replace_text(first, &actual);
+                    }
+                }
                 _ => {}
             }
         }
@@ -618,6 +648,46 @@ impl<'d> Interp<'_, 'd> {
             self.forms.pop();
         }
         result
+    }
+
+    /// The `/ActualText` of a `BDC`'s properties: a dictionary, or a name in the `/Properties` resources.
+    fn actual_text(&self, resources: &[&'d Dictionary], props: Option<&Object>) -> Option<String> {
+        let doc = self.doc;
+        let dict = match props? {
+            Object::Dictionary(d) => d,
+            Object::Name(name) => self
+                .resource(resources, b"Properties", name)
+                .and_then(|(_, o)| o.as_dict().ok())?,
+            Object::Reference(id) => doc.get_dictionary(*id).ok()?,
+            _ => return None,
+        };
+        let value = match dict.get(b"ActualText").ok()? {
+            Object::Reference(id) => doc.get_object(*id).ok()?,
+            other => other,
+        };
+        match value {
+            Object::String(bytes, _) => Some(text_string(bytes)),
+            _ => None,
+        }
+    }
+
+    /// The glyphs placed since glyph `first` stand for `actual` (a marked-content `/ActualText`): the
+    /// first of them carries that text, the others none. Nothing placed, nothing replaced.
+    fn replace_text(&mut self, first: usize, actual: &str) {
+        let out = &mut *self.out;
+        if first >= out.glyphs.len() {
+            return;
+        }
+        let start = out.text.len();
+        for c in actual.chars() {
+            push_char(&mut out.text, c);
+        }
+        let (Ok(start), Ok(end)) = (u32::try_from(start), u32::try_from(out.text.len())) else {
+            return;
+        };
+        for (i, g) in out.glyphs[first..].iter_mut().enumerate() {
+            (g.start, g.end) = if i == 0 { (start, end) } else { (end, end) };
+        }
     }
 
     /// Show a string: place its glyphs and advance the text matrix.

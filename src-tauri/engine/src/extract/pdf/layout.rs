@@ -543,6 +543,10 @@ struct Metrics {
     margins: Vec<Vec<(f64, f64)>>,
     /// Whether lines are justified (most of them end at the right margin).
     justified: bool,
+    /// The same, judged on the lines that end in Latin text only (at least five of them): CJK lines
+    /// end flush in ragged text too, so a Chinese document with an English paragraph set ragged is not
+    /// justified there.
+    justified_latin: bool,
     /// The body text's font size.
     body_size: f64,
     /// The lowest baseline a page's text may reach (estimated).
@@ -607,14 +611,17 @@ impl Metrics {
             .iter()
             .map(|page| line_margins(page, observed_right))
             .collect();
-        let mut full = 0usize;
-        let mut counted = 0usize;
+        let (mut full, mut counted) = (0usize, 0usize);
+        let (mut full_latin, mut counted_latin) = (0usize, 0usize);
         for (page, page_margins) in pages.iter().zip(&margins) {
             for (line, (_, right)) in page.lines.iter().zip(page_margins) {
                 if line.chars >= 8 {
+                    let flush = (right - line.x1).abs() < 1.0;
                     counted += 1;
-                    if (right - line.x1).abs() < 1.0 {
-                        full += 1;
+                    full += usize::from(flush);
+                    if !line.text.chars().last().is_some_and(is_wide) {
+                        counted_latin += 1;
+                        full_latin += usize::from(flush);
                     }
                 }
             }
@@ -630,6 +637,7 @@ impl Metrics {
             spacing_ratio,
             margins,
             justified: counted >= 5 && full * 100 >= counted * 35,
+            justified_latin: counted_latin >= 5 && full_latin * 100 >= counted_latin * 35,
             body_size,
             lowest_baseline: f64::NEG_INFINITY,
         };
@@ -1197,7 +1205,12 @@ fn ends_short(metrics: &Metrics, right: f64, a: &Line, b: &Line) -> bool {
     let both_wide =
         a.text.chars().last().is_some_and(is_wide) && b.text.chars().next().is_some_and(is_wide);
     let needed = b.first_unit + if both_wide { 0.0 } else { a.space };
-    room > needed + 0.1 * a.size || (metrics.justified && room > 1.5 * a.size)
+    let justified = if a.text.chars().last().is_some_and(is_wide) {
+        metrics.justified
+    } else {
+        metrics.justified_latin
+    };
+    room > needed + 0.1 * a.size || (justified && room > 1.5 * a.size)
 }
 
 /// Whether a paragraph of `lines` lines, last line `a` (with right margin `right`), ends before `b`, the

@@ -15,6 +15,7 @@ mod content;
 mod font;
 mod glyphs;
 mod layout;
+mod radicals;
 mod standard_widths;
 #[cfg(test)]
 mod tests;
@@ -125,7 +126,9 @@ fn extract_unguarded(bytes: &[u8]) -> Result<Vec<Block>, ExtractError> {
         });
     }
     layout::remove_running_heads(&mut page_lines);
-    Ok(layout::paragraphs(&page_lines))
+    let mut blocks = layout::paragraphs(&page_lines);
+    radicals::normalize(&mut blocks);
+    Ok(blocks)
 }
 
 /// Parse the file. lopdf tries the empty user password on encrypted documents while loading; a document
