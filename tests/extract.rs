@@ -560,3 +560,82 @@ fn hard_wrapped_and_indented_text_files_read_as_their_paragraphs() {
         "{wrapped}"
     );
 }
+
+/// `(kind, level, text)` of a fixture's expected paragraphs (`tests/fixtures/layouts/*.json`).
+fn layout_expected(name: &str) -> Vec<(String, Option<u64>, String)> {
+    let v: Value = serde_json::from_str(
+        &std::fs::read_to_string(fixture(&format!("layouts/{name}.json"))).unwrap(),
+    )
+    .unwrap();
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["kind"].as_str().unwrap().to_owned(),
+                p["level"].as_u64(),
+                p["text"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+/// A list item's text without the number a PDF draws before it (`1.`, `2. `).
+fn without_item_number(text: &str) -> &str {
+    let digits = text.chars().take_while(char::is_ascii_digit).count();
+    match text[digits..].strip_prefix('.') {
+        Some(rest) if digits > 0 => rest.trim_start(),
+        _ => text,
+    }
+}
+
+#[test]
+fn word_processor_documents_read_as_their_paragraphs_and_kinds() {
+    let mut failures = String::new();
+    for (name, files) in [
+        ("thesis", &["thesis.docx", "thesis.pdf"][..]),
+        ("prose", &["prose.pdf", "prose-owner-password.pdf"][..]),
+    ] {
+        let expected = layout_expected(name);
+        for file in files {
+            let doc = extract_file(
+                &fixture(&format!("layouts/{file}")),
+                &ExtractOptions::default(),
+            )
+            .unwrap_or_else(|e| panic!("{file}: {e}"));
+            if doc.paragraphs.len() != expected.len() {
+                writeln!(
+                    failures,
+                    "{file}: {} paragraphs, want {}: {:#?}",
+                    doc.paragraphs.len(),
+                    expected.len(),
+                    texts(&doc)
+                )
+                .unwrap();
+                continue;
+            }
+            for ((kind, level, want), block) in expected.iter().zip(&doc.paragraphs) {
+                let got = if kind == "list" {
+                    without_item_number(&block.text)
+                } else {
+                    &block.text
+                };
+                if !whitespace_only(want, got) {
+                    writeln!(failures, "{file}: {}", first_difference(want, got)).unwrap();
+                }
+                if block.kind.as_str() != kind || block.level.map(u64::from) != *level {
+                    writeln!(
+                        failures,
+                        "{file}: {:?} is {:?} {:?}, want {kind} {level:?}",
+                        block.text, block.kind, block.level
+                    )
+                    .unwrap();
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "\n{failures}");
+    // The owner-password file really is encrypted (for printing rights), and still read.
+    let bytes = std::fs::read(fixture("layouts/prose-owner-password.pdf")).unwrap();
+    assert!(bytes.windows(8).any(|w| w == b"/Encrypt"));
+}

@@ -55,7 +55,7 @@ pub fn classify(blocks: &mut [Block], format: Format) {
                     b.level = Some(level);
                     continue;
                 }
-                if super::paragraphs::is_list_item(&b.text) {
+                if super::paragraphs::is_list_item(&b.text) || numbered_cjk_item(&b.text) {
                     b.kind = BlockKind::List;
                 }
             }
@@ -67,6 +67,18 @@ pub fn classify(blocks: &mut [Block], format: Format) {
             b.kind = BlockKind::Caption;
         }
     }
+}
+
+/// `1.阅读…`: an item number and a full stop straight before Chinese text (a PDF's list label and its
+/// text, separated by a tab stop that draws no space).
+fn numbered_cjk_item(text: &str) -> bool {
+    let digits = text.chars().take_while(char::is_ascii_digit).count();
+    let mut rest = text[digits..].chars();
+    (1..=2).contains(&digits)
+        && matches!(rest.next(), Some('.' | '．'))
+        && rest
+            .next()
+            .is_some_and(|c| ('\u{4E00}'..='\u{9FFF}').contains(&c))
 }
 
 /// The level of a paragraph that reads as a heading (see the module documentation), or `None`.
