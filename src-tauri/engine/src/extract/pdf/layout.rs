@@ -170,8 +170,7 @@ fn drop_note_marks(items: &mut Vec<Item>) {
     let (size, base) = (big.glyph.size, big.glyph.y);
     items.retain(|i| {
         let mark = !i.blank
-            && i
-                .text
+            && i.text
                 .chars()
                 .all(|c| c.is_ascii_digit() || "*†‡¹²³⁴⁵⁶⁷⁸⁹⁰".contains(c));
         !(mark && i.glyph.size <= 0.75 * size && i.glyph.y - base >= 0.2 * size)
