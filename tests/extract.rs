@@ -580,6 +580,16 @@ fn layout_expected(name: &str) -> Vec<(String, Option<u64>, String)> {
         .collect()
 }
 
+/// How many spaces stand between two Chinese characters.
+fn cjk_spaces(text: &str) -> usize {
+    let han = |c: char| ('\u{4E00}'..='\u{9FFF}').contains(&c);
+    let chars: Vec<char> = text.chars().collect();
+    chars
+        .windows(3)
+        .filter(|w| han(w[0]) && w[1].is_whitespace() && han(w[2]))
+        .count()
+}
+
 /// A list item's text without the number a PDF draws before it (`1.`, `2. `).
 fn without_item_number(text: &str) -> &str {
     let digits = text.chars().take_while(char::is_ascii_digit).count();
@@ -622,6 +632,12 @@ fn word_processor_documents_read_as_their_paragraphs_and_kinds() {
                 };
                 if !whitespace_only(want, got) {
                     writeln!(failures, "{file}: {}", first_difference(want, got)).unwrap();
+                }
+                // Justified lines stretch the gaps between characters: no space may come of it between
+                // two Chinese characters.
+                if cjk_spaces(got) != cjk_spaces(want) {
+                    writeln!(failures, "{file}: a space between Chinese characters in {got:?}")
+                        .unwrap();
                 }
                 if block.kind.as_str() != kind || block.level.map(u64::from) != *level {
                     writeln!(
