@@ -636,8 +636,11 @@ fn word_processor_documents_read_as_their_paragraphs_and_kinds() {
                 // Justified lines stretch the gaps between characters: no space may come of it between
                 // two Chinese characters.
                 if cjk_spaces(got) != cjk_spaces(want) {
-                    writeln!(failures, "{file}: a space between Chinese characters in {got:?}")
-                        .unwrap();
+                    writeln!(
+                        failures,
+                        "{file}: a space between Chinese characters in {got:?}"
+                    )
+                    .unwrap();
                 }
                 if block.kind.as_str() != kind || block.level.map(u64::from) != *level {
                     writeln!(

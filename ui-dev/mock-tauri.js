@@ -395,6 +395,9 @@
   const isPaths = (v) => Array.isArray(v) && v.every((p) => typeof p === 'string');
   const isChannel = (v) => v instanceof Channel;
   const isRatio = (v) => typeof v === 'number' && v >= 0 && v <= 1;
+  const isExclude = (v) => v == null || (Array.isArray(v) && v.every((k) => ['quotes', 'references', 'own'].includes(k)));
+  const isMeta = (v) => v == null || (typeof v === 'object' && (v.role == null || ['source', 'template'].includes(v.role)));
+  const isOptionalText = (v) => v == null || typeof v === 'string';
 
   function send(channel, done, total, path) {
     channel.onmessage({ done, total, path });
@@ -484,7 +487,7 @@
     },
 
     async library_add(args) {
-      expectArgs('library_add', args, { paths: isPaths, onProgress: isChannel });
+      expectArgs('library_add', args, { paths: isPaths, meta: isMeta, onProgress: isChannel });
       const task = beginTask();
       try {
         const files = expand(args.paths);
@@ -518,8 +521,23 @@
       return removed;
     },
 
+    async library_edit(args) {
+      expectArgs('library_edit', args, { id: Number.isInteger, meta: isMeta });
+      const doc = library().find((d) => d.id === args.id);
+      if (!doc) throw commandError('not_found', 'no_such_document', null, `no document with id ${args.id} in the library`, { id: args.id });
+      if (!String(args.meta.title ?? '').trim()) throw commandError('bad_input', 'invalid_setting', null, "invalid title: a document's title cannot be empty", { detail: 'title' });
+      Object.assign(doc, {
+        title: args.meta.title.trim(),
+        author: args.meta.author ?? null,
+        year: args.meta.year ?? null,
+        role: args.meta.role ?? 'source',
+        tags: [...(args.meta.tags ?? [])].sort(),
+      });
+      return doc;
+    },
+
     async check(args) {
-      expectArgs('check', args, { paths: isPaths, onProgress: isChannel });
+      expectArgs('check', args, { paths: isPaths, author: isOptionalText, onProgress: isChannel });
       if (!args.paths.length) throw commandError('bad_input', 'invalid_setting', null, 'invalid paths: no file to check', { detail: 'paths: no file to check' });
       needsNoUpgrade();
       const task = beginTask();
@@ -537,7 +555,7 @@
     },
 
     async report(args) {
-      expectArgs('report', args, { threshold: isRatio });
+      expectArgs('report', args, { threshold: isRatio, exclude: isExclude });
       if (!lastCheck) throw commandError('not_found', 'internal', null, 'no check has been run yet');
       return buildReport(args.threshold);
     },
@@ -547,9 +565,22 @@
         path: (v) => typeof v === 'string' && v.length > 0,
         threshold: isRatio,
         lang: (v) => v === 'zh' || v === 'en',
+        exclude: isExclude,
       });
       if (!lastCheck) throw commandError('not_found', 'internal', null, 'no check has been run yet');
       window.__mock.exported.push({ path: args.path, threshold: args.threshold, lang: args.lang });
+      return null;
+    },
+
+    async export_pdf(args) {
+      expectArgs('export_pdf', args, {
+        path: (v) => typeof v === 'string' && v.length > 0,
+        threshold: isRatio,
+        lang: (v) => v === 'zh' || v === 'en',
+        exclude: isExclude,
+      });
+      if (!lastCheck) throw commandError('not_found', 'internal', null, 'no check has been run yet');
+      window.__mock.exported.push({ path: args.path, threshold: args.threshold, lang: args.lang, format: 'pdf' });
       return null;
     },
 

@@ -97,8 +97,8 @@ export const libraryStatus = () => call('library_status');
 export const libraryUpgrade = (onProgress) => call('library_upgrade', { onProgress: progressChannel(onProgress) });
 
 /** @returns {Promise<{added, present, failed: [{path, message, kind, params}], cancelled}>} */
-export const libraryAdd = (paths, onProgress) =>
-  call('library_add', { paths, onProgress: progressChannel(onProgress) });
+export const libraryAdd = (paths, onProgress, meta = null) =>
+  call('library_add', { paths, meta, onProgress: progressChannel(onProgress) });
 
 /** Stops a running add, check, demo, class comparison or library upgrade. */
 export const cancel = () => call('cancel');
@@ -106,15 +106,23 @@ export const cancel = () => call('cancel');
 /** @returns {Promise<Document[]>} the removed documents */
 export const libraryRemove = (ids) => call('library_remove', { ids });
 
+/** Replaces a document's `{role, title, author, year, tags}`; resolves to the document as it is now. */
+export const libraryEdit = (id, meta) => call('library_edit', { id, meta });
+
 /** @returns {Promise<Report>} at the current threshold */
-export const check = (paths, onProgress) =>
-  call('check', { paths, onProgress: progressChannel(onProgress) });
+export const check = (paths, onProgress, author = null) =>
+  call('check', { paths, author, onProgress: progressChannel(onProgress) });
 
 /** The last check re-filtered at `threshold`, without checking again. */
-export const report = (threshold) => call('report', { threshold });
+export const report = (threshold, exclude = []) => call('report', { threshold, exclude });
 
 /** Writes the last report at `threshold` as HTML, in `lang` ("zh" | "en", the interface's language). */
-export const exportHtml = (path, threshold, lang) => call('export_html', { path, threshold, lang });
+export const exportHtml = (path, threshold, lang, exclude = []) =>
+  call('export_html', { path, threshold, lang, exclude });
+
+/** Writes the last report as a paginated PDF (font embedded). */
+export const exportPdf = (path, threshold, lang, exclude = []) =>
+  call('export_pdf', { path, threshold, lang, exclude });
 
 /** @returns {Promise<Settings>} */
 export const settingsGet = () => call('settings_get');

@@ -433,7 +433,125 @@ async fn scenario(driver: &WebDriver, home: &Path) -> WebDriverResult<()> {
     assert!(ran.json().is_null(), "injected code ran: {:?}", ran.json());
 
     chinese_interface(driver, home).await?;
-    class_comparison(driver, home).await
+    class_comparison(driver, home).await?;
+    exclusions_and_details(driver, home).await
+}
+
+/// A number shown as a percentage ("45.2%").
+fn percent(text: &str) -> f64 {
+    text.trim()
+        .trim_end_matches('%')
+        .trim()
+        .parse()
+        .unwrap_or_else(|_| panic!("not a percentage: {text:?}"))
+}
+
+/// A cited quotation and a plain copy (the interface is in Chinese by now): leaving quotations out
+/// lowers the similarity without a new check while the total stays; the PDF report is saved; a library
+/// document's author is edited in its details dialog.
+async fn exclusions_and_details(driver: &WebDriver, home: &Path) -> WebDriverResult<()> {
+    const QUOTED: &str = "维护者应当定期检查错误跟踪系统中的报告并及时回复每一位用户的问题";
+    const COPIED: &str = "软件包的上游作者发布新版本时通常也会同步更新相关的说明文档和变更记录";
+    let source = home.join("维护手册.txt");
+    std::fs::write(&source, format!("{QUOTED}。{COPIED}。\n")).expect("write the source");
+    driver.find(By::Id("tab-library")).await?.click().await?;
+    let rows = driver
+        .find_all(By::Css("#library-table tr[data-id]"))
+        .await?
+        .len();
+    stub_dialog(driver, serde_json::json!([source.display().to_string()])).await?;
+    click(driver, "library-add-files").await?;
+    wait_for("the added source", || async {
+        Ok(driver
+            .find_all(By::Css("#library-table tr[data-id]"))
+            .await?
+            .len()
+            == rows + 1)
+    })
+    .await?;
+
+    let essay = home.join("引用与复制.txt");
+    std::fs::write(
+        &essay,
+        format!(
+            "正如张三（2019）所说：“{QUOTED}”，我们小组也认同这一点。\n\n{COPIED}，这是我们讨论后的总结。\n"
+        ),
+    )
+    .expect("write the essay");
+    driver.find(By::Id("tab-check")).await?.click().await?;
+    stub_dialog(driver, serde_json::json!([essay.display().to_string()])).await?;
+    click(driver, "check-pick").await?;
+    wait_for("the essay's report", || async {
+        Ok(text_of(driver, "#report-file")
+            .await?
+            .contains("引用与复制")
+            && percent(&text_of(driver, "#similarity-ratio").await?) > 0.0)
+    })
+    .await?;
+    let total = text_of(driver, "#report-ratio").await?;
+    let similarity = percent(&text_of(driver, "#similarity-ratio").await?);
+    assert_eq!(percent(&total), similarity, "nothing left out yet");
+    // The quotation is marked as quoted (green), the copy as copied.
+    assert!(!driver
+        .find_all(By::Css("#paragraphs mark.kind-quoted"))
+        .await?
+        .is_empty());
+    click(driver, "exclude-quotes").await?;
+    wait_for("the similarity without the quotation", || async {
+        Ok(percent(&text_of(driver, "#similarity-ratio").await?) < similarity - 1.0)
+    })
+    .await?;
+    assert_eq!(
+        text_of(driver, "#report-ratio").await?,
+        total,
+        "the total stays"
+    );
+    let without = percent(&text_of(driver, "#similarity-ratio").await?);
+    assert!(without > 0.0, "the plain copy still counts");
+    screenshot(driver, "07-exclusions").await;
+
+    // The PDF report, with the exclusion chosen.
+    let pdf = home.join("报告.pdf");
+    stub_dialog(driver, serde_json::json!(pdf.display().to_string())).await?;
+    click(driver, "export-pdf").await?;
+    wait_for("the PDF report", || async { Ok(pdf.is_file()) }).await?;
+    let bytes = std::fs::read(&pdf).expect("pdf");
+    assert!(bytes.starts_with(b"%PDF-"));
+
+    click(driver, "exclude-quotes").await?;
+    wait_for("the similarity back", || async {
+        Ok(percent(&text_of(driver, "#similarity-ratio").await?) == similarity)
+    })
+    .await?;
+
+    // Edit the source's author in its details dialog.
+    driver.find(By::Id("tab-library")).await?.click().await?;
+    driver
+        .execute(
+            "const f = document.getElementById('library-filter'); f.value = '维护手册'; \
+             f.dispatchEvent(new Event('input', {bubbles: true}));",
+            vec![],
+        )
+        .await?;
+    wait_for("the source alone in the list", || async {
+        Ok(driver
+            .find_all(By::Css("#library-table tr[data-id]"))
+            .await?
+            .len()
+            == 1)
+    })
+    .await?;
+    click_css(driver, "#library-table tr[data-id] .doc-edit").await?;
+    let author = driver.find(By::Id("doc-edit-author")).await?;
+    author.send_keys("王明").await?;
+    click(driver, "doc-edit-save").await?;
+    wait_for("the author in the list", || async {
+        Ok(text_of(driver, "#library-table tr[data-id]")
+            .await?
+            .contains("王明"))
+    })
+    .await?;
+    Ok(())
 }
 
 /// With the interface in Chinese, an engine error is said in Chinese (from its kind, not Rust's English

@@ -33,7 +33,15 @@ export function initCheckView({ refreshLibrary }) {
     window.scrollTo({ top: 0 });
   });
   $('#threshold').addEventListener('input', onThresholdInput);
-  $('#export-html').addEventListener('click', exportHtml);
+  $('#export-html').addEventListener('click', () => exportReport('html'));
+  $('#export-pdf').addEventListener('click', () => exportReport('pdf'));
+  // The exclusions re-filter like the slider: no new check.
+  for (const box of document.querySelectorAll('.exclusions input[type=checkbox]')) {
+    box.addEventListener('change', () => {
+      const report = store.get('report');
+      if (report) refilter(Number(report.threshold));
+    });
+  }
   $('#print').addEventListener('click', () => {
     closeCompare();
     window.print();
@@ -63,8 +71,16 @@ export async function checkPaths(paths) {
     return;
   }
   showTab('check');
-  const report = await runTask('task.checking', (onProgress) => api.check(paths, onProgress));
+  const author = $('#check-author').value.trim() || null;
+  const report = await runTask('task.checking', (onProgress) => api.check(paths, onProgress, author));
   if (report) showReport(report);
+}
+
+/** The kinds of passage the user leaves out of the similarity ratio: "quotes", "references", "own". */
+export function excluded() {
+  return [...document.querySelectorAll('.exclusions input[type=checkbox]')]
+    .filter((box) => box.checked)
+    .map((box) => box.value);
 }
 
 /** Adds the demo library, checks the demo submission and shows its report. */
@@ -84,6 +100,8 @@ function showReport(report) {
   closeCompare();
   selectedFile = report.documents?.[0]?.file ?? null;
   store.set('report', report);
+  // A new check reports without exclusions: apply the ones ticked.
+  if (excluded().length) refilter(Number(report.threshold));
   window.scrollTo({ top: 0 });
   const failed = (report.documents ?? []).filter(isFailed).length;
   if (failed) showStatus(t('check.someFailed', { count: failed }));
@@ -115,6 +133,7 @@ function render() {
   $('#report').hidden = !doc;
   $('#check-empty').hidden = Boolean(doc);
   $('#export-html').disabled = !doc || store.get('busy');
+  $('#export-pdf').disabled = !doc || store.get('busy');
   $('#print').disabled = !doc;
   renderEmptyState();
   renderDocumentSelector(report);
@@ -164,6 +183,7 @@ function reflectBusy(busy) {
   $('#check-pick').disabled = busy;
   $('#check-sample').disabled = busy;
   $('#export-html').disabled = busy || !currentDocument();
+  $('#export-pdf').disabled = busy || !currentDocument();
 }
 
 // ---- threshold ----------------------------------------------------------------------------------
@@ -179,7 +199,7 @@ async function refilter(threshold) {
   const seq = ++refilterSeq;
   $('#report').setAttribute('aria-busy', 'true');
   try {
-    const report = await api.report(threshold);
+    const report = await api.report(threshold, excluded());
     if (seq !== refilterSeq) return; // a later move of the slider wins
     store.set('report', report);
   } catch (err) {
@@ -191,19 +211,21 @@ async function refilter(threshold) {
 
 // ---- export -------------------------------------------------------------------------------------
 
-async function exportHtml() {
+async function exportReport(format) {
   const report = store.get('report');
   const doc = currentDocument();
   if (!report || !doc) return;
+  const html = format === 'html';
   try {
     const path = await api.pickSavePath({
       title: t('dialog.saveReport'),
-      defaultPath: `${fmt.stem(doc.file) || 'report'}-tongwen.html`,
-      filters: [{ name: t('dialog.htmlReport'), extensions: ['html'] }],
+      defaultPath: `${fmt.stem(doc.file) || 'report'}-tongwen.${format}`,
+      filters: [{ name: t(html ? 'dialog.htmlReport' : 'dialog.pdfReport'), extensions: [format] }],
     });
     if (!path) return;
-    // The HTML report is written in the interface's language.
-    await api.exportHtml(path, Number(report.threshold), language());
+    // Written in the interface's language, with the exclusions the user chose.
+    const save = html ? api.exportHtml : api.exportPdf;
+    await save(path, Number(report.threshold), language(), excluded());
     showStatus(t('status.exported', { path }));
   } catch (err) {
     showError(err);

@@ -2,6 +2,11 @@
 // UTF-16 code units (`*_utf16`); JavaScript strings are indexed in UTF-16, so only the `*_utf16`
 // pairs are used here, with `String.prototype.slice`. The text is inserted as text nodes only.
 
+import { t } from '../../i18n.js';
+
+/** Kinds of copied passage, the one that counts most first. */
+export const KIND_ORDER = ['copied', 'reference', 'quoted', 'own', 'template'];
+
 /**
  * Sorted, non-overlapping spans. Each input span is `[start, end]` with an optional `id`; spans that
  * overlap or touch are merged and keep all their ids. Out-of-range and empty spans are dropped.
@@ -15,7 +20,13 @@ export function mergeSpans(spans, length) {
     const start = Math.max(0, Math.min(length, Math.trunc(Number(rawStart))));
     const end = Math.max(0, Math.min(length, Math.trunc(Number(rawEnd))));
     if (!(end > start)) continue;
-    clean.push({ start, end, ids: span.id == null ? [] : [span.id] });
+    clean.push({
+      start,
+      end,
+      ids: span.id == null ? [] : [span.id],
+      kind: span.kind ?? null,
+      inQuotes: Boolean(span.inQuotes),
+    });
   }
   clean.sort((a, b) => a.start - b.start || a.end - b.end);
   const merged = [];
@@ -24,6 +35,11 @@ export function mergeSpans(spans, length) {
     if (last && span.start <= last.end) {
       last.end = Math.max(last.end, span.end);
       last.ids.push(...span.ids);
+      // Where kinds meet, the one that counts most is shown (as the report counts it).
+      if (KIND_ORDER.indexOf(span.kind) >= 0 && (last.kind == null || KIND_ORDER.indexOf(span.kind) < KIND_ORDER.indexOf(last.kind))) {
+        last.kind = span.kind;
+      }
+      last.inQuotes = last.inQuotes || span.inQuotes;
     } else merged.push(span);
   }
   return merged;
@@ -40,7 +56,9 @@ export function highlightedText(text, spans, { markClass = 'copied', pairs = fal
   for (const span of mergeSpans(spans, source.length)) {
     if (span.start > at) fragment.append(document.createTextNode(source.slice(at, span.start)));
     const mark = document.createElement('mark');
-    mark.className = markClass;
+    // Coloured by kind (copied red, quoted green, reference and template grey, own work blue).
+    mark.className = markClass + (span.kind ? ` kind-${span.kind}` : '') + (span.inQuotes ? ' in-quotes' : '');
+    if (span.inQuotes) mark.title = t('report.inQuotes');
     mark.textContent = source.slice(span.start, span.end);
     if (pairs && span.ids.length) mark.dataset.pair = span.ids.join(' ');
     fragment.append(mark);
@@ -58,7 +76,9 @@ export function paragraphSpans(paragraph, { passages = false } = {}) {
   const spans = [];
   for (const match of (passages ? paragraph.passages : paragraph.matches) ?? []) {
     for (const span of match.spans ?? []) {
-      if (span.submission_utf16) spans.push({ range: span.submission_utf16 });
+      if (span.submission_utf16) {
+        spans.push({ range: span.submission_utf16, kind: span.kind ?? null, inQuotes: span.in_quotes });
+      }
     }
   }
   return spans;
@@ -67,5 +87,7 @@ export function paragraphSpans(paragraph, { passages = false } = {}) {
 /** One match's spans on one side ("submission" or "source"), numbered to pair the two sides. */
 export function matchSpans(match, side) {
   const key = `${side}_utf16`;
-  return (match.spans ?? []).flatMap((span, id) => (span[key] ? [{ range: span[key], id }] : []));
+  return (match.spans ?? []).flatMap((span, id) =>
+    span[key] ? [{ range: span[key], id, kind: side === 'submission' ? span.kind ?? null : null, inQuotes: side === 'submission' && span.in_quotes }] : [],
+  );
 }

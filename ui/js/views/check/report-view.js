@@ -4,7 +4,7 @@
 import { $, clear, el } from '../../dom.js';
 import * as fmt from '../../format.js';
 import { errorMessage, t } from '../../i18n.js';
-import { highlightedText, paragraphSpans } from './highlight.js';
+import { KIND_ORDER, highlightedText, paragraphSpans } from './highlight.js';
 
 /** A paragraph's copied share in [0, 1]. */
 export function shareOf(paragraph) {
@@ -54,8 +54,18 @@ function renderSummary(doc, threshold, method) {
   file.title = doc.file;
   $('#report-path').textContent = fmt.dirname(doc.file);
   const failed = isFailed(doc);
-  $('#report-ratio').textContent = failed ? '–' : fmt.percent(doc.similarity_ratio);
-  $('#report-ratio').dataset.ratio = failed ? '' : String(doc.similarity_ratio);
+  // The headline is the total (总文字复制比); the user's exclusions give the similarity beside it.
+  const total = doc.total_ratio ?? doc.similarity_ratio;
+  $('#report-ratio').textContent = failed ? '–' : fmt.percent(total);
+  $('#report-ratio').dataset.ratio = failed ? '' : String(total);
+  $('#similarity-ratio').textContent = failed ? '–' : fmt.percent(doc.similarity_ratio);
+  $('#similarity-ratio').dataset.ratio = failed ? '' : String(doc.similarity_ratio);
+  $('#report-without-quotes').textContent =
+    failed || doc.without_quotes_references_ratio == null ? '–' : fmt.percent(doc.without_quotes_references_ratio);
+  $('#report-without-own').textContent =
+    failed || doc.without_own_ratio == null ? '–' : fmt.percent(doc.without_own_ratio);
+  renderKinds(failed ? null : doc.kinds);
+  renderChapters(failed ? [] : doc.chapters ?? []);
   $('#report-largest').textContent = failed ? '–' : fmt.percent(doc.largest_source_ratio);
   const paragraphs = doc.paragraphs?.length ?? 0;
   $('#report-flagged').textContent = failed
@@ -64,7 +74,7 @@ function renderSummary(doc, threshold, method) {
   $('#report-copied').textContent = failed
     ? '–'
     : t('report.charsOf', { copied: fmt.integer(doc.copied_chars ?? 0), total: fmt.integer(doc.total_chars ?? 0) });
-  const ratio = failed ? 0 : Math.max(0, Math.min(1, Number(doc.similarity_ratio) || 0));
+  const ratio = failed ? 0 : Math.max(0, Math.min(1, Number(total) || 0));
   $('#report-ratio-meter').style.width = `${(ratio * 100).toFixed(2)}%`;
 
   const error = $('#report-doc-error');
@@ -80,6 +90,48 @@ function renderSummary(doc, threshold, method) {
   const input = $('#threshold');
   if (document.activeElement !== input) input.value = String(threshold);
   $('#threshold-value').textContent = fmt.percent(threshold, 0);
+}
+
+/** Each kind's share of the document, with its colour. */
+function renderKinds(kinds) {
+  const list = clear($('#report-kinds'));
+  list.hidden = !kinds;
+  if (!kinds) return;
+  for (const kind of KIND_ORDER) {
+    list.append(
+      el(
+        'li',
+        { class: 'kind-item', dataset: { kind } },
+        el('mark', { class: `copied kind-${kind} swatch-mark`, 'aria-hidden': 'true', text: '\u00a0\u00a0' }),
+        el('span', { text: t(`report.kind.${kind}`) }),
+        el('span', { class: 'kind-share', text: fmt.percent(Number(kinds[kind]) || 0) }),
+      ),
+    );
+  }
+}
+
+/** A bar per chapter with its total share (a document without headings is one chapter: no bars). */
+function renderChapters(chapters) {
+  const box = $('#report-chapters-box');
+  const list = clear($('#report-chapters'));
+  box.hidden = chapters.length < 2;
+  for (const chapter of chapters) {
+    const ratio = Math.max(0, Math.min(1, Number(chapter.total_ratio) || 0));
+    const title = chapter.title || t('report.untitledChapter');
+    list.append(
+      el(
+        'li',
+        { class: 'chapter', title },
+        el('span', { class: 'chapter-title', text: title }),
+        el('span', { class: 'chapter-ratio', text: fmt.percent(ratio) }),
+        el(
+          'span',
+          { class: 'bar', 'aria-hidden': 'true' },
+          el('span', { class: 'bar-fill', style: { width: `${(ratio * 100).toFixed(2)}%` } }),
+        ),
+      ),
+    );
+  }
 }
 
 function renderSources(doc, { onOpen }) {

@@ -26,6 +26,8 @@ let lastImport = null; // the last library_add result, shown until dismissed
 
 export function initLibraryView({ onDemo }) {
   $('#library-filter').addEventListener('input', renderTable);
+  $('#library-role-filter').addEventListener('change', renderTable);
+  initEditDialog();
   $('#library-add-files').addEventListener('click', () => pickAndAdd(false));
   $('#library-add-folder').addEventListener('click', () => pickAndAdd(true));
   $('#library-remove').addEventListener('click', removeSelected);
@@ -71,7 +73,9 @@ export async function addPaths(paths) {
     return;
   }
   showTab('library');
-  const result = await runTask('task.adding', (onProgress) => api.libraryAdd(paths, onProgress));
+  // The role chosen beside the add buttons applies to everything added now.
+  const role = $('#library-add-role').value === 'template' ? 'template' : 'source';
+  const result = await runTask('task.adding', (onProgress) => api.libraryAdd(paths, onProgress, { role, tags: [] }));
   if (result) {
     lastImport = result;
     renderImport();
@@ -135,14 +139,13 @@ function render() {
 
 function visibleDocuments() {
   const query = $('#library-filter').value.trim().toLocaleLowerCase();
+  const role = $('#library-role-filter').value;
   const documents = store.get('documents') ?? [];
-  const shown = query
-    ? documents.filter(
-        (d) =>
-          String(d.title).toLocaleLowerCase().includes(query) ||
-          fmt.basename(d.path).toLocaleLowerCase().includes(query),
-      )
-    : [...documents];
+  const matches = (d) =>
+    [d.title, fmt.basename(d.path), d.author ?? '', d.year ?? '', ...(d.tags ?? [])].some((v) =>
+      String(v).toLocaleLowerCase().includes(query),
+    );
+  const shown = documents.filter((d) => (!role || (d.role ?? 'source') === role) && (!query || matches(d)));
   const column = COLUMNS.find((c) => c.key === sort.key) ?? COLUMNS[0];
   return shown.sort((a, b) => sort.direction * column.compare(a, b) || a.id - b.id);
 }
@@ -195,7 +198,23 @@ function row(doc) {
     el(
       'td',
       { class: 'col-title' },
-      el('div', { class: 'doc-title', text: doc.title }),
+      el(
+        'div',
+        { class: 'doc-title' },
+        el('span', { text: doc.title }),
+        doc.role === 'template' ? el('span', { class: 'badge role-template', text: t('library.templateBadge') }) : null,
+        el('button', {
+          type: 'button',
+          class: 'btn small doc-edit',
+          text: t('library.edit'),
+          dataset: { id: doc.id },
+          onclick: (event) => {
+            event.stopPropagation();
+            openEditDialog(doc);
+          },
+        }),
+      ),
+      metaLine(doc),
       el('div', { class: 'doc-path', title: doc.path, text: doc.path }),
     ),
     el('td', { class: 'col-format' }, el('span', { class: `badge format-${doc.format}`, text: String(doc.format ?? '').toUpperCase() })),
@@ -204,6 +223,75 @@ function row(doc) {
     el('td', { class: 'col-date', text: fmt.dateTime(doc.added_at) }),
   );
   return tr;
+}
+
+/** Author · year · #tags, when the document has any. */
+function metaLine(doc) {
+  const parts = [doc.author, doc.year, ...(doc.tags ?? []).map((tag) => `#${tag}`)].filter(
+    (v) => v != null && v !== '',
+  );
+  return parts.length ? el('div', { class: 'doc-meta muted', text: parts.join(' · ') }) : null;
+}
+
+// ---- editing ------------------------------------------------------------------------------------
+
+let editing = null; // the document whose details the dialog shows
+
+function initEditDialog() {
+  const dialog = $('#doc-edit');
+  $('#doc-edit-cancel').addEventListener('click', closeEditDialog);
+  dialog.addEventListener('cancel', (event) => {
+    event.preventDefault();
+    closeEditDialog();
+  });
+  $('#doc-edit-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    saveEdit();
+  });
+}
+
+function openEditDialog(doc) {
+  editing = doc;
+  $('#doc-edit-title').value = doc.title ?? '';
+  $('#doc-edit-author').value = doc.author ?? '';
+  $('#doc-edit-year').value = doc.year ?? '';
+  $('#doc-edit-role').value = doc.role === 'template' ? 'template' : 'source';
+  $('#doc-edit-tags').value = (doc.tags ?? []).join(', ');
+  const dialog = $('#doc-edit');
+  if (typeof dialog.showModal === 'function') dialog.showModal();
+  else dialog.setAttribute('open', '');
+  $('#doc-edit-title').focus();
+}
+
+function closeEditDialog() {
+  editing = null;
+  const dialog = $('#doc-edit');
+  if (typeof dialog.close === 'function' && dialog.open) dialog.close();
+  else dialog.removeAttribute('open');
+}
+
+async function saveEdit() {
+  if (!editing) return;
+  const year = $('#doc-edit-year').value.trim();
+  const meta = {
+    title: $('#doc-edit-title').value.trim(),
+    author: $('#doc-edit-author').value.trim() || null,
+    year: year === '' ? null : Number(year),
+    role: $('#doc-edit-role').value === 'template' ? 'template' : 'source',
+    tags: $('#doc-edit-tags')
+      .value.split(/[,，]/)
+      .map((tag) => tag.trim())
+      .filter(Boolean),
+  };
+  try {
+    const updated = await api.libraryEdit(editing.id, meta);
+    closeEditDialog();
+    showStatus(t('status.edited', { title: updated?.title ?? meta.title }));
+    await refreshLibrary();
+  } catch (err) {
+    // The dialog stays open with what was typed; the message says what to fix.
+    showError(err);
+  }
 }
 
 function toggle(id, on) {
