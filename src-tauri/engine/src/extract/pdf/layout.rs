@@ -846,7 +846,9 @@ fn line_margins(page: &PageLines, observed_right: Option<f64>) -> Vec<(f64, f64)
 struct Vocabulary {
     words: HashSet<String>,
     compounds: HashSet<String>,
-    /// Whether the text is justified (and so likely hyphenated by the typesetter).
+    /// Whether the typesetter hyphenates: the text is justified and at least one line-end hyphen splits
+    /// a word the document also spells whole. A word processor that does not hyphenate (LibreOffice and
+    /// Word by default) justifies too, and its line-end hyphens are real (`apt-listchanges`).
     justified: bool,
     /// Whether the document puts a space between CJK characters and Latin letters or digits within its
     /// lines at least as often as not (or has no such pairs).
@@ -887,7 +889,32 @@ impl Vocabulary {
             }
         }
         vocab.cjk_latin_spaced = spaced >= unspaced;
+        vocab.justified = justified && vocab.hyphenation_evidence(pages);
         vocab
+    }
+
+    /// Whether some line ends in a hyphen that splits a word the document spells whole elsewhere.
+    fn hyphenation_evidence(&self, pages: &[PageLines]) -> bool {
+        pages.iter().any(|page| {
+            page.lines.windows(2).any(|pair| {
+                let [a, b] = pair else { return false };
+                let Some(head) = a.text.strip_suffix('-') else {
+                    return false;
+                };
+                let head: String = head
+                    .chars()
+                    .rev()
+                    .take_while(|c| c.is_alphabetic())
+                    .collect::<Vec<_>>()
+                    .into_iter()
+                    .rev()
+                    .collect();
+                let rest: String = b.text.chars().take_while(|c| c.is_alphabetic()).collect();
+                !head.is_empty()
+                    && rest.chars().next().is_some_and(char::is_lowercase)
+                    && self.words.contains(&format!("{head}{rest}").to_lowercase())
+            })
+        })
     }
 }
 
@@ -1379,6 +1406,36 @@ mod tests {
         let mut s = String::from("word");
         join(&mut s, "next", &BreakSpace::Unknown, &vocab);
         assert_eq!(s, "word next");
+    }
+
+    #[test]
+    fn justified_text_hyphenates_only_with_evidence() {
+        let page = |texts: &[&str]| PageLines {
+            width: 612.0,
+            height: 792.0,
+            lines: texts
+                .iter()
+                .enumerate()
+                .map(|(i, t)| line(t, 90.0, 522.0, 700.0 - 14.0 * i as f64))
+                .collect(),
+        };
+        // A word processor that justifies without hyphenating: the line-end hyphen is real.
+        let plain = page(&["install apt-", "listchanges to read the news"]);
+        let vocab = Vocabulary::build(std::slice::from_ref(&plain), true);
+        assert!(!vocab.justified);
+        let mut s = String::from("install apt-");
+        join(&mut s, "listchanges to read", &BreakSpace::Unknown, &vocab);
+        assert_eq!(s, "install apt-listchanges to read");
+        // A typesetter that hyphenates: one split word is spelled whole elsewhere.
+        let typeset = page(&[
+            "the manip-",
+            "ulation of packages; manipulation again; apt-",
+            "listchanges",
+        ]);
+        let vocab = Vocabulary::build(std::slice::from_ref(&typeset), true);
+        assert!(vocab.justified);
+        // Without justification there is no hyphenation at all.
+        assert!(!Vocabulary::build(std::slice::from_ref(&typeset), false).justified);
     }
 
     #[test]
