@@ -480,26 +480,9 @@ fn extract_detects_the_format_from_the_content_not_the_name() {
     }
 }
 
-/// The paragraphs `tests/fixtures/wrapped/expected.json` says every layout of its text reads as.
-fn wrapped_expected() -> Vec<(String, String)> {
-    let v: Value =
-        serde_json::from_str(&std::fs::read_to_string(fixture("wrapped/expected.json")).unwrap())
-            .unwrap();
-    v.as_array()
-        .unwrap()
-        .iter()
-        .map(|p| {
-            (
-                p["kind"].as_str().unwrap().to_owned(),
-                p["text"].as_str().unwrap().to_owned(),
-            )
-        })
-        .collect()
-}
-
 #[test]
 fn hard_wrapped_and_indented_text_files_read_as_their_paragraphs() {
-    let expected = wrapped_expected();
+    let expected = expected_paragraphs("wrapped/expected.json");
     let mut failures = String::new();
     for name in [
         "one-per-line.txt",
@@ -525,7 +508,7 @@ fn hard_wrapped_and_indented_text_files_read_as_their_paragraphs() {
             .unwrap();
             continue;
         }
-        for ((kind, want), block) in expected.iter().zip(&doc.paragraphs) {
+        for ((kind, _, want), block) in expected.iter().zip(&doc.paragraphs) {
             // Where a line break fell at a space between Chinese and Latin text the space is gone
             // (Chinese lines join without one): compare without whitespace.
             if !whitespace_only(want, &block.text) {
@@ -561,12 +544,10 @@ fn hard_wrapped_and_indented_text_files_read_as_their_paragraphs() {
     );
 }
 
-/// `(kind, level, text)` of a fixture's expected paragraphs (`tests/fixtures/layouts/*.json`).
-fn layout_expected(name: &str) -> Vec<(String, Option<u64>, String)> {
-    let v: Value = serde_json::from_str(
-        &std::fs::read_to_string(fixture(&format!("layouts/{name}.json"))).unwrap(),
-    )
-    .unwrap();
+/// `(kind, level, text)` of a fixture's expected paragraphs (`wrapped/expected.json`,
+/// `layouts/*.json`).
+fn expected_paragraphs(path: &str) -> Vec<(String, Option<u64>, String)> {
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(fixture(path)).unwrap()).unwrap();
     v.as_array()
         .unwrap()
         .iter()
@@ -606,7 +587,7 @@ fn word_processor_documents_read_as_their_paragraphs_and_kinds() {
         ("thesis", &["thesis.docx", "thesis.pdf"][..]),
         ("prose", &["prose.pdf", "prose-owner-password.pdf"][..]),
     ] {
-        let expected = layout_expected(name);
+        let expected = expected_paragraphs(&format!("layouts/{name}.json"));
         for file in files {
             let doc = extract_file(
                 &fixture(&format!("layouts/{file}")),

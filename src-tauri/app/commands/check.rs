@@ -104,12 +104,9 @@ pub fn export_html(
     lang: Option<String>,
     exclude: Option<Vec<String>>,
 ) -> CommandResult<()> {
-    let report = last_report(&state, threshold, exclude)?;
-    let page = html::render(&report, lang_of(lang));
-    Ok(files::write_atomically(
-        &PathBuf::from(path),
-        page.as_bytes(),
-    )?)
+    export(&state, &path, threshold, lang, exclude, |report, lang| {
+        Ok(html::render(report, lang).into_bytes())
+    })
 }
 
 /// Write the last report at `threshold` as a paginated PDF (font embedded), in `lang`.
@@ -121,9 +118,21 @@ pub fn export_pdf(
     lang: Option<String>,
     exclude: Option<Vec<String>>,
 ) -> CommandResult<()> {
-    let report = last_report(&state, threshold, exclude)?;
-    let pdf = pdf::render(&report, lang_of(lang))?;
-    Ok(files::write_atomically(&PathBuf::from(path), &pdf)?)
+    export(&state, &path, threshold, lang, exclude, pdf::render)
+}
+
+/// Render the last report with `render` and write it to `path` atomically.
+fn export(
+    state: &AppState,
+    path: &str,
+    threshold: f64,
+    lang: Option<String>,
+    exclude: Option<Vec<String>>,
+    render: impl FnOnce(&Report, Lang) -> tongwen_engine::Result<Vec<u8>>,
+) -> CommandResult<()> {
+    let report = last_report(state, threshold, exclude)?;
+    let bytes = render(&report, lang_of(lang))?;
+    Ok(files::write_atomically(&PathBuf::from(path), &bytes)?)
 }
 
 fn lang_of(code: Option<String>) -> Lang {

@@ -4,6 +4,7 @@
 
 use std::fmt::Write;
 
+pub(crate) use super::page::pct;
 use super::page::{self, Block, Mark, Run, Tone};
 use super::{Lang, Report};
 
@@ -57,10 +58,6 @@ pub fn highlight(text: &str, ranges: &[[usize; 2]]) -> String {
         out.push_str("</mark>");
     }
     out
-}
-
-pub(crate) fn pct(x: f64) -> String {
-    format!("{:.1}%", x * 100.0)
 }
 
 pub(crate) const STYLE: &str = "body{font-family:system-ui,'Noto Sans CJK SC','Microsoft YaHei',sans-serif;margin:2rem auto;max-width:72rem;padding:0 1rem;color:#1d1d1f;line-height:1.6}

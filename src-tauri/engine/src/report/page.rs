@@ -7,7 +7,12 @@
 //! shares, then every paragraph with its passages coloured by kind and each flagged paragraph beside
 //! its library paragraphs.
 
-use super::{html::pct, DocumentReport, Lang, MatchReport, Report, SpanKind};
+use super::{DocumentReport, Lang, MatchReport, Report, SpanKind};
+
+/// A share as a percentage with one decimal (`35.0%`).
+pub(crate) fn pct(x: f64) -> String {
+    format!("{:.1}%", x * 100.0)
+}
 
 /// How a run of text is marked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
