@@ -834,3 +834,92 @@ fn a_report_is_never_written_through_a_planted_link() {
     let left: Vec<_> = std::fs::read_dir(&out_dir).unwrap().flatten().collect();
     assert_eq!(left.len(), 2, "the report and the planted link only");
 }
+
+#[test]
+fn library_duplicates_groups_near_copies_of_documents_and_paragraphs() {
+    let s = Sandbox::new();
+    let a = [ZH_1, ZH_2, EN_1, EN_2];
+    // B: A with a short paragraph added. C: unrelated but for one paragraph it shares with E.
+    let b = [
+        ZH_1,
+        ZH_2,
+        EN_1,
+        EN_2,
+        "补充说明：以上内容整理自维护者手册。",
+    ];
+    let shared =
+        "图书馆每学期都会举办读书分享会，同学们轮流介绍自己最近读过的一本书，并回答大家的提问。";
+    s.write("lib/a.txt", a.join("\n\n") + "\n");
+    s.write("lib/b.txt", b.join("\n\n") + "\n");
+    s.write(
+        "lib/c.txt",
+        format!("{CLEAN_ZH}\n\n{shared}\n\n秋天的校园里，银杏叶一片片落在通往图书馆的小路上，同学们踩着金黄的叶子去上早读课。\n"),
+    );
+    s.write(
+        "lib/e.txt",
+        format!(
+            "我的家乡在海边，小时候常和爷爷一起出海捕鱼，听他讲渔村里流传的老故事。\n\n{shared}\n"
+        ),
+    );
+    s.ok(&["library", "add", s.path("lib").to_str().unwrap()]);
+    let ids: serde_json::Value =
+        serde_json::from_str(&s.ok(&["library", "list", "--json"])).unwrap();
+    let id_of = |name: &str| {
+        ids.as_array()
+            .unwrap()
+            .iter()
+            .find(|d| d["title"] == name)
+            .map(|d| d["id"].as_i64().unwrap())
+            .unwrap()
+    };
+
+    let docs: serde_json::Value =
+        serde_json::from_str(&s.ok(&["library", "duplicates", "--format", "json"])).unwrap();
+    assert_eq!(docs["level"], "document");
+    assert_eq!(docs["threshold"], 0.8);
+    assert_eq!(docs["documents"], 4);
+    let groups = docs["groups"].as_array().unwrap();
+    assert_eq!(groups.len(), 1, "only A and B are near copies: {docs}");
+    let members: Vec<i64> = groups[0]["members"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["id"].as_i64().unwrap())
+        .collect();
+    assert_eq!(members, [id_of("a"), id_of("b")]);
+    let pair = &groups[0]["pairs"][0];
+    assert!(pair["similarity"].as_f64().unwrap() >= 0.8, "{pair}");
+    assert_eq!(
+        (&pair["a"], &pair["b"]),
+        (&json_i(id_of("a")), &json_i(id_of("b")))
+    );
+
+    let paras: serde_json::Value = serde_json::from_str(&s.ok(&[
+        "library",
+        "duplicates",
+        "--level",
+        "paragraph",
+        "--format",
+        "json",
+    ]))
+    .unwrap();
+    let groups = paras["groups"].as_array().unwrap();
+    // A and B share four paragraphs; C and E one.
+    assert_eq!(groups.len(), 5, "{paras}");
+    let c_e = groups
+        .iter()
+        .find(|g| g["members"][0]["id"] == json_i(id_of("c")))
+        .expect("the paragraph C shares with E");
+    assert_eq!(c_e["members"][0]["paragraph"], 1);
+    assert_eq!(c_e["members"][1]["id"], json_i(id_of("e")));
+    assert_eq!(c_e["members"][1]["text"], shared);
+
+    let text = s.ok(&["library", "duplicates", "--lang", "zh"]);
+    assert!(text.contains("共 1 组") && text.contains("a.txt"), "{text}");
+    let bad = s.tongwen(&["library", "duplicates", "--threshold", "2"]);
+    assert!(!bad.status.success() && stderr(&bad).contains("threshold"));
+}
+
+fn json_i(n: i64) -> serde_json::Value {
+    serde_json::json!(n)
+}

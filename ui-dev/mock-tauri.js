@@ -521,6 +521,32 @@
       return removed;
     },
 
+    async library_duplicates(args) {
+      expectArgs('library_duplicates', args, {
+        level: (v) => v == null || v === 'document' || v === 'paragraph',
+        threshold: (v) => v == null || isRatio(v),
+        onProgress: isChannel,
+      });
+      const docs = library();
+      // Documents with the same title apart from a trailing copy mark are near copies in the mock.
+      const key = (d) => String(d.title).replace(/[\s(（]*(copy|副本|\d+)[)）]*$/i, '');
+      const groups = new Map();
+      for (const d of docs) groups.set(key(d), [...(groups.get(key(d)) ?? []), d]);
+      return {
+        tool: 'tongwen',
+        level: args.level ?? 'document',
+        method: 'verified',
+        threshold: args.threshold ?? 0.8,
+        documents: docs.length,
+        groups: [...groups.values()]
+          .filter((g) => g.length > 1)
+          .map((g) => ({
+            members: g.map((d) => ({ id: d.id, title: d.title, path: d.path })),
+            pairs: g.slice(1).map((d) => ({ a: g[0].id, b: d.id, similarity: 0.97 })),
+          })),
+      };
+    },
+
     async library_edit(args) {
       expectArgs('library_edit', args, { id: Number.isInteger, meta: isMeta });
       const doc = library().find((d) => d.id === args.id);

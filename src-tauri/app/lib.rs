@@ -27,6 +27,7 @@ pub fn configure<R: tauri::Runtime>(
                 commands::library::library_add,
                 commands::library::library_remove,
                 commands::library::library_edit,
+                commands::library::library_duplicates,
                 commands::library::cancel,
                 commands::check::check,
                 commands::check::report,

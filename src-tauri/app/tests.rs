@@ -284,6 +284,44 @@ fn quotations_can_be_left_out_of_the_ratio_without_checking_again() {
 }
 
 #[test]
+fn the_library_finds_its_near_duplicates() {
+    let t = app();
+    let folder = t.dir.path().join("lib");
+    t.file("lib/original.txt", format!("{ZH}\n\n{EN}\n"));
+    t.file("lib/copy.txt", format!("{ZH}\n\n{EN}\n\n多加了一句话。\n"));
+    t.file(
+        "lib/other.txt",
+        "完全不同的一篇文章，讲的是海边小镇的渔民生活和他们的节日习俗。\n",
+    );
+    t.call(
+        "library_add",
+        json!({"paths": [folder.display().to_string()], "onProgress": CHANNEL}),
+    )
+    .unwrap();
+    let report = t
+        .call("library_duplicates", json!({"onProgress": CHANNEL}))
+        .unwrap();
+    assert_eq!(report["level"], "document");
+    let groups = report["groups"].as_array().unwrap();
+    assert_eq!(groups.len(), 1, "{report}");
+    let mut titles: Vec<&str> = groups[0]["members"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["title"].as_str().unwrap())
+        .collect();
+    titles.sort_unstable();
+    assert_eq!(titles, ["copy", "original"]);
+    let err = t
+        .call(
+            "library_duplicates",
+            json!({"level": "sentence", "onProgress": CHANNEL}),
+        )
+        .unwrap_err();
+    assert_eq!(err["kind"], "invalid_setting");
+}
+
+#[test]
 fn documents_are_added_as_templates_edited_and_own_work_is_apart() {
     let t = app();
     let folder = t.dir.path().join("lib");

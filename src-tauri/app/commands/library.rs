@@ -7,11 +7,12 @@ use serde::{Deserialize, Serialize};
 use tauri::ipc::Channel;
 use tauri::{AppHandle, Manager, Runtime, State};
 use tongwen_engine::engine::{LibraryStatus, ReadOptions};
-use tongwen_engine::error::ErrorInfo;
+use tongwen_engine::error::{ErrorInfo, ErrorKind};
 use tongwen_engine::library::{AddOutcome, DocumentInfo, DocumentMeta, Role};
+use tongwen_engine::report::duplicates::{DuplicatesReport, Level};
 
 use super::{blocking, forward, Progress};
-use crate::error::CommandResult;
+use crate::error::{Code, CommandError, CommandResult};
 use crate::state::AppState;
 
 /// A document whose content was already in the library.
@@ -163,4 +164,36 @@ pub fn library_edit(
     meta: MetaInput,
 ) -> CommandResult<DocumentInfo> {
     Ok(state.engine()?.set_meta(id, &meta.into())?)
+}
+
+/// Near-duplicates inside the library (`level` "document" or "paragraph"), with progress and cancel.
+#[tauri::command]
+pub async fn library_duplicates<R: Runtime>(
+    app: AppHandle<R>,
+    level: Option<String>,
+    threshold: Option<f64>,
+    on_progress: Channel<Progress>,
+) -> CommandResult<DuplicatesReport> {
+    blocking(move || {
+        let level = match level.as_deref() {
+            None | Some("document") => Level::Document,
+            Some("paragraph") => Level::Paragraph,
+            Some(other) => {
+                return Err(CommandError::new(
+                    Code::BadInput,
+                    ErrorKind::InvalidSetting,
+                    format!("unknown level {other:?} (document, paragraph)"),
+                ))
+            }
+        };
+        let state = app.state::<AppState>();
+        state.cancel.store(false, Ordering::Relaxed);
+        Ok(state.engine()?.duplicates(
+            level,
+            threshold,
+            &mut forward(&on_progress),
+            &state.cancel,
+        )?)
+    })
+    .await
 }

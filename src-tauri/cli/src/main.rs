@@ -25,6 +25,7 @@ use tongwen_engine::engine::{
     DEFAULT_MIN_MATCH_WORDS, DEFAULT_TOP,
 };
 use tongwen_engine::library::{AddOutcome, DocumentInfo, DocumentMeta, Role};
+use tongwen_engine::report::duplicates::Level;
 use tongwen_engine::report::text::printable;
 use tongwen_engine::report::{self, Lang, SpanKind};
 use tongwen_engine::{files, Engine, Error};
@@ -263,6 +264,28 @@ enum LibraryCommand {
     },
     /// Bring a library made by an older Tongwen up to date (re-fingerprint its paragraphs)
     Upgrade,
+    /// Find near-duplicate documents (or paragraphs) inside the library
+    Duplicates {
+        #[arg(long, value_enum, default_value_t = LevelArg::Document)]
+        level: LevelArg,
+        /// Group documents (paragraphs) sharing at least this share of either [default: 0.8]
+        #[arg(long)]
+        threshold: Option<f64>,
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        /// Write the report here instead of standard output
+        #[arg(long, short)]
+        output: Option<PathBuf>,
+        /// Language of the text and HTML reports
+        #[arg(long, value_enum, default_value_t = LangArg::En)]
+        lang: LangArg,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum LevelArg {
+    Document,
+    Paragraph,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -380,6 +403,13 @@ fn run(cli: Cli) -> Result<ExitCode> {
             }
             LibraryCommand::Remove { ids } => library_remove(&engine()?, &ids),
             LibraryCommand::Upgrade => upgrade(&engine()?).map(|()| ExitCode::SUCCESS),
+            LibraryCommand::Duplicates {
+                level,
+                threshold,
+                format,
+                output,
+                lang,
+            } => duplicates_cmd(&engine()?, level, threshold, format, output, lang),
         },
         Command::Extract {
             file,
@@ -668,6 +698,35 @@ fn lang_of(arg: LangArg) -> Lang {
         LangArg::En => Lang::En,
         LangArg::Zh => Lang::Zh,
     }
+}
+
+/// `library duplicates`: the library compared with itself, with a progress bar.
+fn duplicates_cmd(
+    engine: &Engine,
+    level: LevelArg,
+    threshold: Option<f64>,
+    format: Format,
+    output: Option<PathBuf>,
+    lang: LangArg,
+) -> Result<ExitCode> {
+    if matches!(format, Format::Pdf) {
+        anyhow::bail!("duplicates have no PDF report: use --format html");
+    }
+    let level = match level {
+        LevelArg::Document => Level::Document,
+        LevelArg::Paragraph => Level::Paragraph,
+    };
+    let bar = progress_bar(0, "comparing");
+    let report = engine.duplicates(level, threshold, &mut follow(&bar), &AtomicBool::new(false));
+    bar.finish_and_clear();
+    let (report, lang) = (report?, lang_of(lang));
+    let rendered = match format {
+        Format::Text => report.render_text(lang),
+        Format::Json => report.to_json() + "\n",
+        Format::Html | Format::Pdf => report.render_html(lang),
+    };
+    write_report(output.as_deref(), rendered.as_bytes())??;
+    Ok(ExitCode::SUCCESS)
 }
 
 const NO_CLASS_PDF: &str = "a class comparison has no PDF report: use --format html";

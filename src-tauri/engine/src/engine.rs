@@ -14,6 +14,7 @@
 //!   read-only; re-fingerprinting a library made by an older Tongwen is [`Engine::upgrade`], an explicit
 //!   step with progress.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -32,6 +33,7 @@ use crate::library::{
     RefingerprintProgress, Role, SourceParagraph, Store, Totals,
 };
 use crate::report::class::ClassReport;
+use crate::report::duplicates::{Compared, DuplicatesReport, Level, DEFAULT_DUPLICATE_THRESHOLD};
 use crate::report::{CheckedDocument, Report, SpanKind};
 
 /// Matches shown per paragraph unless asked otherwise.
@@ -681,11 +683,25 @@ impl Engine {
             .into_iter()
             .filter(|d| d.role == Role::Template)
             .collect();
+        let texts = self.document_texts(library.as_ref(), &documents)?;
+        Ok(documents
+            .iter()
+            .map(|d| d.title.clone())
+            .zip(texts)
+            .collect())
+    }
+
+    /// The paragraph texts of library documents, in order, one list per document.
+    fn document_texts(
+        &self,
+        library: &dyn Store,
+        documents: &[DocumentInfo],
+    ) -> Result<Vec<Vec<String>>> {
         if documents.is_empty() {
             return Ok(Vec::new());
         }
-        let index = self.index(library.as_ref())?;
-        let wanted: Vec<i64> = documents.iter().map(|d| d.id).collect();
+        let index = self.index(library)?;
+        let wanted: std::collections::HashSet<i64> = documents.iter().map(|d| d.id).collect();
         let ids: Vec<i64> = (0..index.len() as u32)
             .filter(|&slot| wanted.contains(&index.document_id(slot)))
             .map(|slot| index.paragraph_id(slot))
@@ -693,17 +709,77 @@ impl Engine {
         let mut found: Vec<SourceParagraph> =
             library.source_paragraphs(&ids)?.into_values().collect();
         found.sort_by_key(|p| (p.document_id, p.index));
+        let mut by_document: HashMap<i64, Vec<String>> = HashMap::new();
+        for p in found {
+            by_document.entry(p.document_id).or_default().push(p.text);
+        }
         Ok(documents
             .iter()
-            .map(|d| {
-                let texts = found
-                    .iter()
-                    .filter(|p| p.document_id == d.id)
-                    .map(|p| p.text.clone())
-                    .collect();
-                (d.title.clone(), texts)
-            })
+            .map(|d| by_document.remove(&d.id).unwrap_or_default())
             .collect())
+    }
+
+    /// Near-duplicates inside the library: its source documents compared with each other as a class
+    /// (its template documents as templates), grouped at `threshold` (see
+    /// [`crate::report::duplicates`]). Progress counts documents compared.
+    pub fn duplicates(
+        &self,
+        level: Level,
+        threshold: Option<f64>,
+        progress: &mut dyn FnMut(Progress<'_>),
+        cancel: &AtomicBool,
+    ) -> Result<DuplicatesReport> {
+        let threshold = validate_threshold(threshold.unwrap_or(DEFAULT_DUPLICATE_THRESHOLD))?;
+        let (settings, _) = CheckOptions::default().validate()?;
+        let library = self.open_read()?;
+        if library.stale_paragraphs()? > 0 {
+            return Err(Error::NeedsUpgrade {
+                path: library.location().into(),
+                stale: library.stale_paragraphs()?,
+            });
+        }
+        library.hold_snapshot()?;
+        let (templates, sources): (Vec<DocumentInfo>, Vec<DocumentInfo>) = library
+            .list()?
+            .into_iter()
+            .partition(|d| d.role == Role::Template);
+        let template_texts = self.document_texts(library.as_ref(), &templates)?;
+        let templates: Vec<(String, Vec<String>)> = templates
+            .iter()
+            .map(|d| d.title.clone())
+            .zip(template_texts)
+            .collect();
+        let texts = self.document_texts(library.as_ref(), &sources)?;
+        let submissions: Vec<Submission> = sources
+            .iter()
+            .zip(texts)
+            .map(|(d, t)| Submission {
+                file: d.path.clone(),
+                paragraphs: Ok(t),
+            })
+            .collect();
+        let paths: Vec<PathBuf> = sources.iter().map(|d| PathBuf::from(&d.path)).collect();
+        let run = class::compare(
+            &submissions,
+            &templates,
+            self.fingerprinter(),
+            settings,
+            &mut |done, total, d| {
+                if let Some(path) = paths.get(d) {
+                    progress(Progress { done, total, path });
+                }
+            },
+            cancel,
+        )?;
+        let compared: Vec<Compared> = sources
+            .into_iter()
+            .map(|d| Compared {
+                id: d.id,
+                title: d.title,
+                path: d.path,
+            })
+            .collect();
+        Ok(DuplicatesReport::build(level, threshold, &compared, &run))
     }
 
     /// The checking index of the library's current contents: the one built last if the library has not

@@ -551,6 +551,79 @@ async fn exclusions_and_details(driver: &WebDriver, home: &Path) -> WebDriverRes
             .contains("王明"))
     })
     .await?;
+
+    // Two near copies in the library are found as duplicates and the second is removed.
+    let copies = home.join("副本");
+    std::fs::create_dir_all(&copies).expect("copies folder");
+    let body = format!("{QUOTED}。\n\n{COPIED}。\n\n这一段是两份副本共有的第三段文字，用来让两篇文档几乎完全相同。\n");
+    std::fs::write(copies.join("副本甲.txt"), &body).expect("copy one");
+    std::fs::write(copies.join("副本乙.txt"), format!("{body}\n多出的一句。\n")).expect("copy two");
+    driver
+        .execute(
+            "const f = document.getElementById('library-filter'); f.value = ''; \
+             f.dispatchEvent(new Event('input', {bubbles: true}));",
+            vec![],
+        )
+        .await?;
+    let before = driver
+        .find_all(By::Css("#library-table tr[data-id]"))
+        .await?
+        .len();
+    stub_dialog(driver, serde_json::json!([copies.display().to_string()])).await?;
+    click(driver, "library-add-folder").await?;
+    wait_for("the two copies", || async {
+        Ok(driver
+            .find_all(By::Css("#library-table tr[data-id]"))
+            .await?
+            .len()
+            == before + 2)
+    })
+    .await?;
+    click(driver, "library-duplicates").await?;
+    wait_for("the group of the two copies", || async {
+        let groups = driver
+            .find_all(By::Css("#duplicates-groups .duplicate-group"))
+            .await?;
+        for g in groups {
+            let text = g.text().await?;
+            if text.contains("副本甲") && text.contains("副本乙") {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    })
+    .await?;
+    // Remove the copy the group offers to remove (not the kept one).
+    let buttons = driver
+        .find_all(By::Css("#duplicates-groups .duplicate-group"))
+        .await?;
+    let mut removed = false;
+    for g in buttons {
+        let text = g.text().await?;
+        if text.contains("副本甲") && text.contains("副本乙") {
+            let button = g.find(By::Css(".duplicate-remove")).await?;
+            driver
+                .execute(
+                    "arguments[0].scrollIntoView({block: 'center'});",
+                    vec![button.to_json()?],
+                )
+                .await?;
+            button.click().await?;
+            removed = true;
+            break;
+        }
+    }
+    assert!(removed, "a remove button in the copies' group");
+    click(driver, "confirm-ok").await?;
+    wait_for("one copy removed from the library", || async {
+        Ok(driver
+            .find_all(By::Css("#library-table tr[data-id]"))
+            .await?
+            .len()
+            == before + 1)
+    })
+    .await?;
+    screenshot(driver, "08-duplicates").await;
     Ok(())
 }
 

@@ -8,6 +8,7 @@
 
 pub mod chapters;
 pub mod class;
+pub mod duplicates;
 pub mod html;
 pub mod kinds;
 mod lang;

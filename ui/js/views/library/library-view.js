@@ -23,10 +23,16 @@ const COLUMNS = [
 let sort = { key: 'added_at', direction: -1 }; // newest first
 let selected = new Set(); // document ids
 let lastImport = null; // the last library_add result, shown until dismissed
+let duplicates = null; // the last library_duplicates report, shown until dismissed
 
 export function initLibraryView({ onDemo }) {
   $('#library-filter').addEventListener('input', renderTable);
   $('#library-role-filter').addEventListener('change', renderTable);
+  $('#library-duplicates').addEventListener('click', findDuplicates);
+  $('#duplicates-dismiss').addEventListener('click', () => {
+    duplicates = null;
+    renderDuplicates();
+  });
   initEditDialog();
   $('#library-add-files').addEventListener('click', () => pickAndAdd(false));
   $('#library-add-folder').addEventListener('click', () => pickAndAdd(true));
@@ -233,6 +239,88 @@ function metaLine(doc) {
   return parts.length ? el('div', { class: 'doc-meta muted', text: parts.join(' · ') }) : null;
 }
 
+// ---- duplicates ---------------------------------------------------------------------------------
+
+async function findDuplicates() {
+  if (store.get('busy')) {
+    showStatus(t('status.busy'));
+    return;
+  }
+  const report = await runTask('task.duplicates', (onProgress) => api.libraryDuplicates(onProgress));
+  if (!report) return;
+  duplicates = report;
+  renderDuplicates();
+}
+
+/** The groups of the last search: the oldest document of each is kept, the others can be removed. */
+function renderDuplicates() {
+  const panel = $('#duplicates-panel');
+  const list = clear($('#duplicates-groups'));
+  panel.hidden = !duplicates;
+  if (!duplicates) return;
+  const groups = duplicates.groups ?? [];
+  const params = {
+    groups: groups.length,
+    count: fmt.integer(duplicates.documents ?? 0),
+    threshold: fmt.percent(duplicates.threshold ?? 0, 0),
+  };
+  $('#duplicates-summary').textContent = t(groups.length ? 'duplicates.found' : 'duplicates.none', params);
+  const present = new Set((store.get('documents') ?? []).map((d) => d.id));
+  groups.forEach((group, i) => {
+    const members = el('ul', { class: 'file-list' });
+    (group.members ?? []).forEach((member, j) => {
+      const gone = !present.has(member.id);
+      members.append(
+        el(
+          'li',
+          { class: gone ? 'removed' : null, dataset: { id: member.id } },
+          el('span', { class: 'failure-name', title: member.path, text: `#${member.id} ${member.title}` }),
+          el('span', { class: 'failure-path', text: member.path }),
+          j === 0
+            ? el('span', { class: 'muted', text: t('duplicates.keep') })
+            : el('button', {
+                type: 'button',
+                class: 'btn small danger-outline duplicate-remove',
+                disabled: gone,
+                text: t('duplicates.removeCopy'),
+                onclick: () => removeCopy(member),
+              }),
+        ),
+      );
+    });
+    const pairs = (group.pairs ?? []).map((p) =>
+      t('duplicates.pair', { a: p.a, b: p.b, similarity: fmt.percent(p.similarity) }),
+    );
+    list.append(
+      el(
+        'li',
+        { class: 'duplicate-group' },
+        el('h3', { class: 'subhead', text: t('duplicates.group', { n: i + 1 }) }),
+        members,
+        el('p', { class: 'muted', text: pairs.join(t('list.separator')) }),
+      ),
+    );
+  });
+}
+
+async function removeCopy(member) {
+  const ok = await confirmDialog({
+    title: t('library.removeTitle'),
+    message: t('library.removeOne', { title: member.title }),
+    ok: t('library.remove'),
+  });
+  if (!ok) return;
+  try {
+    const removed = await api.libraryRemove([member.id]);
+    showStatus(t('status.removed', { count: removed?.length ?? 0 }));
+    selected.delete(member.id);
+    await refreshLibrary();
+    renderDuplicates();
+  } catch (err) {
+    showError(err);
+  }
+}
+
 // ---- editing ------------------------------------------------------------------------------------
 
 let editing = null; // the document whose details the dialog shows
@@ -304,6 +392,7 @@ function reflectBusy(busy) {
   const documents = store.get('documents') ?? [];
   const chosen = documents.filter((d) => selected.has(d.id)).length;
   $('#library-add-files').disabled = busy;
+  $('#library-duplicates').disabled = busy || (store.get('documents') ?? []).length < 2;
   $('#library-add-folder').disabled = busy;
   $('#try-sample').disabled = busy;
   const remove = $('#library-remove');
