@@ -8,4 +8,5 @@ mod eval_dev;
 mod extract;
 mod patchwriting;
 mod quotes;
+mod seeds;
 mod util;

@@ -312,13 +312,24 @@ fn the_library_finds_its_near_duplicates() {
         .collect();
     titles.sort_unstable();
     assert_eq!(titles, ["copy", "original"]);
-    let err = t
+    // A seed method finds the same pair by its own prints (containment: every word of the shorter).
+    let report = t
         .call(
             "library_duplicates",
-            json!({"level": "sentence", "onProgress": CHANNEL}),
+            json!({"method": "containment", "onProgress": CHANNEL}),
         )
-        .unwrap_err();
-    assert_eq!(err["kind"], "invalid_setting");
+        .unwrap();
+    assert_eq!(report["method"], "containment");
+    assert_eq!(report["threshold"], 0.8);
+    let groups = report["groups"].as_array().unwrap();
+    assert_eq!(groups.len(), 1, "{report}");
+    assert_eq!(groups[0]["members"].as_array().unwrap().len(), 2);
+    for bad in [json!({"level": "sentence"}), json!({"method": "md5"})] {
+        let mut args = bad.clone();
+        args["onProgress"] = json!(CHANNEL);
+        let err = t.call("library_duplicates", args).unwrap_err();
+        assert_eq!(err["kind"], "invalid_setting", "{bad}");
+    }
 }
 
 #[test]

@@ -6,6 +6,7 @@ use std::sync::atomic::Ordering;
 use serde::{Deserialize, Serialize};
 use tauri::ipc::Channel;
 use tauri::{AppHandle, Manager, Runtime, State};
+use tongwen_engine::check::Method;
 use tongwen_engine::engine::{LibraryStatus, ReadOptions};
 use tongwen_engine::error::{ErrorInfo, ErrorKind};
 use tongwen_engine::library::{AddOutcome, DocumentInfo, DocumentMeta, Role};
@@ -166,11 +167,13 @@ pub fn library_edit(
     Ok(state.engine()?.set_meta(id, &meta.into())?)
 }
 
-/// Near-duplicates inside the library (`level` "document" or "paragraph"), with progress and cancel.
+/// Near-duplicates inside the library (`level` "document" or "paragraph"; `method` "verified" or a
+/// seed method's name, as `tongwen library duplicates --method`), with progress and cancel.
 #[tauri::command]
 pub async fn library_duplicates<R: Runtime>(
     app: AppHandle<R>,
     level: Option<String>,
+    method: Option<String>,
     threshold: Option<f64>,
     on_progress: Channel<Progress>,
 ) -> CommandResult<DuplicatesReport> {
@@ -186,10 +189,24 @@ pub async fn library_duplicates<R: Runtime>(
                 ))
             }
         };
+        let method = match method.as_deref() {
+            None => Method::Verified,
+            Some(name) => Method::from_name(name).ok_or_else(|| {
+                CommandError::new(
+                    Code::BadInput,
+                    ErrorKind::InvalidSetting,
+                    format!(
+                        "unknown method {name:?} ({})",
+                        Method::ALL.map(Method::name).join(", ")
+                    ),
+                )
+            })?,
+        };
         let state = app.state::<AppState>();
         state.cancel.store(false, Ordering::Relaxed);
         Ok(state.engine()?.duplicates(
             level,
+            method,
             threshold,
             &mut forward(&on_progress),
             &state.cancel,

@@ -64,6 +64,22 @@ enum Command {
     Check(CheckArgs),
     /// Compare a class's submissions (files or folders) with each other, without adding them to the library
     Compare(CompareArgs),
+    /// Measure the comparison methods on a benchmark with truth (eval-dev's truth.json, or a duplicates
+    /// set): precision, recall, F1, deduplication rate and time per document, per method and threshold.
+    /// Works in a temporary library; yours is not touched.
+    Eval {
+        /// The benchmark's truth file (its documents are found relative to it)
+        truth: PathBuf,
+        /// Methods to measure, comma-separated [default: all]
+        #[arg(long, value_enum, value_delimiter = ',')]
+        method: Vec<MethodArg>,
+        /// Thresholds to sweep, comma-separated [default: 0.3,0.5,0.7,0.8,0.9,0.95 and each method's own]
+        #[arg(long, value_delimiter = ',')]
+        threshold: Vec<f64>,
+        /// text or json
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
 }
 
 #[derive(clap::Args)]
@@ -101,7 +117,9 @@ struct CompareArgs {
 struct CheckArgs {
     #[arg(required = true)]
     files: Vec<PathBuf>,
-    /// Report matches with similarity at or above this [default: 0.3 verified, 0.8 simhash]
+    /// Report matches with similarity at or above this [default: the method's: 0.3 verified, 0.8
+    /// simhash, simhash-blocks, containment and cosine, 0.95 p-simhash and drpkp, 0.5 minhash,
+    /// minhash-one and jaccard]
     #[arg(long)]
     threshold: Option<f64>,
     /// Matches reported per paragraph
@@ -112,7 +130,8 @@ struct CheckArgs {
     /// Write the report here instead of standard output
     #[arg(long, short)]
     output: Option<PathBuf>,
-    /// verified: shingle shortlist + copied-span alignment; simhash: paragraph SimHash only (the seed method)
+    /// How paragraphs are compared: Tongwen's verified spans, or one of the seed papers' methods
+    /// (compared whole, no spans)
     #[arg(long, value_enum, default_value_t = MethodArg::Verified)]
     method: MethodArg,
     /// Shortest copied passage that counts, in CJK characters
@@ -268,9 +287,14 @@ enum LibraryCommand {
     Duplicates {
         #[arg(long, value_enum, default_value_t = LevelArg::Document)]
         level: LevelArg,
-        /// Group documents (paragraphs) sharing at least this share of either [default: 0.8]
+        /// Group documents (paragraphs) sharing at least this share of either [default: 0.8; with a
+        /// seed method, the method's own]
         #[arg(long)]
         threshold: Option<f64>,
+        /// verified: the library compared as a class (shared passages); or a seed method's prints of
+        /// whole documents (paragraphs)
+        #[arg(long, value_enum, default_value_t = MethodArg::Verified)]
+        method: MethodArg,
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
         /// Write the report here instead of standard output
@@ -297,10 +321,46 @@ enum Format {
     Pdf,
 }
 
-#[derive(Clone, Copy, ValueEnum)]
+/// The comparison methods (`tongwen_engine::check::Method`), by their names.
+#[derive(Clone, Copy, PartialEq, ValueEnum)]
 enum MethodArg {
+    /// Tongwen's: shingle shortlist + copied-span alignment
     Verified,
+    /// Seed 002: paragraph TF-IDF SimHash
     Simhash,
+    /// Seed 001: SimHash with a 4 x 16-bit block index, verified by word overlap
+    SimhashBlocks,
+    /// Seed 004: P-Simhash (TFC weights, co-occurrence damping, position signatures)
+    PSimhash,
+    /// Seed 000: DRPKP paragraph topic-word fingerprints
+    Drpkp,
+    /// Seed 003: MinHash, 128 hash functions
+    Minhash,
+    /// Seed 003: MinHash, one hash function (128 smallest values)
+    MinhashOne,
+    /// Seed 003: Jaccard similarity of word sets
+    Jaccard,
+    /// Seed 003: shared words over the smaller word set
+    Containment,
+    /// Seed 003: cosine of word counts
+    Cosine,
+}
+
+impl From<MethodArg> for Method {
+    fn from(m: MethodArg) -> Method {
+        match m {
+            MethodArg::Verified => Method::Verified,
+            MethodArg::Simhash => Method::Simhash,
+            MethodArg::SimhashBlocks => Method::SimhashBlocks,
+            MethodArg::PSimhash => Method::PSimhash,
+            MethodArg::Drpkp => Method::Drpkp,
+            MethodArg::Minhash => Method::Minhash,
+            MethodArg::MinhashOne => Method::MinhashOne,
+            MethodArg::Jaccard => Method::Jaccard,
+            MethodArg::Containment => Method::Containment,
+            MethodArg::Cosine => Method::Cosine,
+        }
+    }
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -406,10 +466,18 @@ fn run(cli: Cli) -> Result<ExitCode> {
             LibraryCommand::Duplicates {
                 level,
                 threshold,
+                method,
                 format,
                 output,
                 lang,
-            } => duplicates_cmd(&engine()?, level, threshold, format, output, lang),
+            } => duplicates_cmd(
+                &engine()?,
+                (level, method.into()),
+                threshold,
+                format,
+                output,
+                lang,
+            ),
         },
         Command::Extract {
             file,
@@ -417,6 +485,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
             encoding,
         } => extract_cmd(file, json, encoding),
         Command::Check(args) => check_cmd(&engine()?, args),
+        Command::Eval {
+            truth,
+            method,
+            threshold,
+            format,
+        } => eval_cmd(&truth, method, threshold, format),
         Command::Compare(args) => {
             // Without the library, no library is opened: any location will do.
             let engine = match engine() {
@@ -631,10 +705,7 @@ fn check_cmd(engine: &Engine, args: CheckArgs) -> Result<ExitCode> {
         anyhow::bail!("a PDF report needs a file: add --output report.pdf");
     }
     let options = CheckOptions {
-        method: match args.method {
-            MethodArg::Verified => Method::Verified,
-            MethodArg::Simhash => Method::Simhash,
-        },
+        method: args.method.into(),
         threshold: args.threshold,
         top: args.top,
         min_match_chars: args.min_match_chars,
@@ -703,7 +774,7 @@ fn lang_of(arg: LangArg) -> Lang {
 /// `library duplicates`: the library compared with itself, with a progress bar.
 fn duplicates_cmd(
     engine: &Engine,
-    level: LevelArg,
+    (level, method): (LevelArg, Method),
     threshold: Option<f64>,
     format: Format,
     output: Option<PathBuf>,
@@ -717,7 +788,13 @@ fn duplicates_cmd(
         LevelArg::Paragraph => Level::Paragraph,
     };
     let bar = progress_bar(0, "comparing");
-    let report = engine.duplicates(level, threshold, &mut follow(&bar), &AtomicBool::new(false));
+    let report = engine.duplicates(
+        level,
+        method,
+        threshold,
+        &mut follow(&bar),
+        &AtomicBool::new(false),
+    );
     bar.finish_and_clear();
     let (report, lang) = (report?, lang_of(lang));
     let rendered = match format {
@@ -726,6 +803,44 @@ fn duplicates_cmd(
         Format::Html | Format::Pdf => report.render_html(lang),
     };
     write_report(output.as_deref(), rendered.as_bytes())??;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `eval`: every chosen method on a benchmark, the table on standard output.
+fn eval_cmd(
+    truth: &Path,
+    methods: Vec<MethodArg>,
+    thresholds: Vec<f64>,
+    format: Format,
+) -> Result<ExitCode> {
+    if matches!(format, Format::Html | Format::Pdf) {
+        anyhow::bail!("eval prints text or JSON: use --format text or --format json");
+    }
+    if let Some(t) = thresholds.iter().find(|t| !(0.0..=1.0).contains(*t)) {
+        anyhow::bail!("invalid threshold {t}: thresholds are between 0 and 1");
+    }
+    let methods: Vec<Method> = if methods.is_empty() {
+        Method::ALL.to_vec()
+    } else {
+        methods.into_iter().map(Method::from).collect()
+    };
+    let bar = ProgressBar::new_spinner();
+    bar.enable_steady_tick(std::time::Duration::from_millis(200));
+    let report = tongwen_engine::eval::evaluate(
+        truth,
+        &tongwen_engine::eval::EvalOptions {
+            methods,
+            thresholds,
+        },
+        &mut |what| bar.set_message(what.to_string()),
+    );
+    bar.finish_and_clear();
+    let report = report?;
+    let rendered = match format {
+        Format::Json => report.to_json() + "\n",
+        _ => report.render_text(),
+    };
+    write_report(None, rendered.as_bytes())??;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -33,8 +33,11 @@ use crate::library::{
     RefingerprintProgress, Role, SourceParagraph, Store, Totals,
 };
 use crate::report::class::ClassReport;
-use crate::report::duplicates::{Compared, DuplicatesReport, Level, DEFAULT_DUPLICATE_THRESHOLD};
+use crate::report::duplicates::{
+    Compared, DuplicatesReport, Edge as DuplicateEdge, Level, DEFAULT_DUPLICATE_THRESHOLD,
+};
 use crate::report::{CheckedDocument, Report, SpanKind};
+use crate::seeds::{Item, SeedIndex};
 
 /// Matches shown per paragraph unless asked otherwise.
 pub const DEFAULT_TOP: usize = 3;
@@ -558,8 +561,42 @@ impl Engine {
             });
         }
         let index = self.index(library.as_ref())?;
-        let checker = Checker::new(library.as_ref(), &index, self.fingerprinter(), settings);
+        let seeds = if settings.method.is_seed() {
+            Some(self.seed_index(library.as_ref(), &index, settings.method)?)
+        } else {
+            None
+        };
+        let checker = Checker::new(library.as_ref(), &index, self.fingerprinter(), settings)
+            .with_seeds(seeds.as_ref());
         f(&checker)
+    }
+
+    /// A seed method's index of every library paragraph, in the checking index's slot order. Nothing of
+    /// it is stored: every paragraph's text is read and fingerprinted again.
+    fn seed_index(&self, library: &dyn Store, index: &Index, method: Method) -> Result<SeedIndex> {
+        let ids: Vec<i64> = (0..index.len() as u32)
+            .map(|slot| index.paragraph_id(slot))
+            .collect();
+        let mut found = library.source_paragraphs(&ids)?;
+        let mut lengths: HashMap<i64, usize> = HashMap::new();
+        for p in found.values() {
+            let n = lengths.entry(p.document_id).or_default();
+            *n = (*n).max(p.index as usize + 1);
+        }
+        let texts: Vec<(String, usize, usize)> = ids
+            .iter()
+            .map(|id| {
+                found.remove(id).map_or((String::new(), 0, 1), |p| {
+                    let of = lengths.get(&p.document_id).copied().unwrap_or(1);
+                    (p.text, p.index as usize, of)
+                })
+            })
+            .collect();
+        let items: Vec<Item<'_>> = texts
+            .iter()
+            .map(|(text, i, of)| Item::paragraph(text, *i, *of))
+            .collect();
+        Ok(SeedIndex::build(method, self.fingerprinter(), &items))
     }
 
     /// Compare a class's submissions (files and folders) with each other, without adding them to the
@@ -721,15 +758,20 @@ impl Engine {
 
     /// Near-duplicates inside the library: its source documents compared with each other as a class
     /// (its template documents as templates), grouped at `threshold` (see
-    /// [`crate::report::duplicates`]). Progress counts documents compared.
+    /// [`crate::report::duplicates`]); with a seed method, compared by that method's prints of the
+    /// documents (or paragraphs) instead. Progress counts documents compared.
     pub fn duplicates(
         &self,
         level: Level,
+        method: Method,
         threshold: Option<f64>,
         progress: &mut dyn FnMut(Progress<'_>),
         cancel: &AtomicBool,
     ) -> Result<DuplicatesReport> {
-        let threshold = validate_threshold(threshold.unwrap_or(DEFAULT_DUPLICATE_THRESHOLD))?;
+        let threshold = validate_threshold(threshold.unwrap_or(match method {
+            Method::Verified => DEFAULT_DUPLICATE_THRESHOLD,
+            m => m.default_threshold(),
+        }))?;
         let (settings, _) = CheckOptions::default().validate()?;
         let library = self.open_read()?;
         if library.stale_paragraphs()? > 0 {
@@ -743,14 +785,41 @@ impl Engine {
             .list()?
             .into_iter()
             .partition(|d| d.role == Role::Template);
+        let texts = self.document_texts(library.as_ref(), &sources)?;
+        let paths: Vec<PathBuf> = sources.iter().map(|d| PathBuf::from(&d.path)).collect();
+        let compared: Vec<Compared> = sources
+            .into_iter()
+            .map(|d| Compared {
+                id: d.id,
+                title: d.title,
+                path: d.path,
+            })
+            .collect();
+        if method != Method::Verified {
+            let edges = seed_duplicates(
+                self.fingerprinter(),
+                level,
+                method,
+                threshold,
+                &texts,
+                &mut |done, total, d| {
+                    if let Some(path) = paths.get(d) {
+                        progress(Progress { done, total, path });
+                    }
+                },
+                cancel,
+            )?;
+            return Ok(DuplicatesReport::from_edges(
+                level, method, threshold, &compared, &texts, edges,
+            ));
+        }
         let template_texts = self.document_texts(library.as_ref(), &templates)?;
         let templates: Vec<(String, Vec<String>)> = templates
             .iter()
             .map(|d| d.title.clone())
             .zip(template_texts)
             .collect();
-        let texts = self.document_texts(library.as_ref(), &sources)?;
-        let submissions: Vec<Submission> = sources
+        let submissions: Vec<Submission> = compared
             .iter()
             .zip(texts)
             .map(|(d, t)| Submission {
@@ -758,7 +827,6 @@ impl Engine {
                 paragraphs: Ok(t),
             })
             .collect();
-        let paths: Vec<PathBuf> = sources.iter().map(|d| PathBuf::from(&d.path)).collect();
         let run = class::compare(
             &submissions,
             &templates,
@@ -771,14 +839,6 @@ impl Engine {
             },
             cancel,
         )?;
-        let compared: Vec<Compared> = sources
-            .into_iter()
-            .map(|d| Compared {
-                id: d.id,
-                title: d.title,
-                path: d.path,
-            })
-            .collect();
         Ok(DuplicatesReport::build(level, threshold, &compared, &run))
     }
 
@@ -799,6 +859,60 @@ impl Engine {
         *cached = Some((generation, Arc::clone(&index)));
         Ok(index)
     }
+}
+
+/// The pairs a seed method finds among documents (each a list of paragraphs) at `threshold`: whole
+/// documents, or paragraphs of different documents. Progress counts documents searched.
+fn seed_duplicates(
+    f: &Fingerprinter,
+    level: Level,
+    method: Method,
+    threshold: f64,
+    documents: &[Vec<String>],
+    progress: &mut dyn FnMut(usize, usize, usize),
+    cancel: &AtomicBool,
+) -> Result<Vec<DuplicateEdge>> {
+    // Items and, for each, its (document, paragraph at paragraph level).
+    let (items, nodes): (Vec<Item<'_>>, Vec<(usize, Option<usize>)>) = match level {
+        Level::Document => documents
+            .iter()
+            .enumerate()
+            .map(|(d, paragraphs)| (Item::document(paragraphs), (d, None)))
+            .unzip(),
+        Level::Paragraph => documents
+            .iter()
+            .enumerate()
+            .flat_map(|(d, paragraphs)| {
+                paragraphs
+                    .iter()
+                    .enumerate()
+                    .map(move |(i, p)| (Item::paragraph(p, i, paragraphs.len()), (d, Some(i))))
+            })
+            .unzip(),
+    };
+    let index = SeedIndex::build(method, f, &items);
+    let nodes = &nodes;
+    let mut edges = Vec::new();
+    let mut start = 0;
+    for d in 0..documents.len() {
+        if cancel.load(Ordering::Relaxed) {
+            return Err(Error::Cancelled);
+        }
+        let end = start + nodes[start..].iter().take_while(|n| n.0 == d).count();
+        let found: Vec<DuplicateEdge> = (start..end)
+            .into_par_iter()
+            .flat_map_iter(|i| {
+                index
+                    .search(index.item(i), threshold, usize::MAX, |j| nodes[j].0 <= d)
+                    .into_iter()
+                    .map(move |(j, s)| (nodes[i], nodes[j], s))
+            })
+            .collect();
+        edges.extend(found);
+        start = end;
+        progress(d + 1, documents.len(), d);
+    }
+    Ok(edges)
 }
 
 /// A document's year, when given, is between 0 and 9999.

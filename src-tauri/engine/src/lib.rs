@@ -2,8 +2,9 @@
 //! tokens and units (`text`), fingerprints them (`fingerprint`), keeps the library (`library`, behind the
 //! `Store` trait; SQLite now), adds to it (`ingest`, the write path), checks submissions against it
 //! (`check`, the read path), compares a class's submissions with each other (`class`) and renders
-//! reports (`report`). [`Engine`] (`engine`) is the one entry point
-//! the front ends use: every use case, its settings and their defaults are there.
+//! reports (`report`); `seeds` holds the seed papers' fingerprint methods, and `eval` measures every
+//! method on a benchmark. [`Engine`] (`engine`) is the one entry point the front ends use: every use
+//! case, its settings and their defaults are there.
 //!
 //! Modules import only those before them in that order (`tests/layers.rs` checks it).
 //!
@@ -14,12 +15,14 @@ pub mod check;
 pub mod class;
 pub mod engine;
 pub mod error;
+pub mod eval;
 pub mod extract;
 pub mod files;
 pub mod fingerprint;
 pub mod ingest;
 pub mod library;
 pub mod report;
+pub mod seeds;
 pub mod text;
 
 pub use engine::Engine;

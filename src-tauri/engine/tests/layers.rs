@@ -1,7 +1,8 @@
 //! The engine's imports run one way, along the data's way:
 //!
 //! ```text
-//! extract → error → files | text → fingerprint → library → ingest | check → class → report → engine
+//! extract → error → files | text → fingerprint → library | seeds → ingest | check → class → report
+//!   → engine → eval
 //! ```
 //!
 //! A module may name (through `crate::…`) only modules to its left; `ingest` (the write path) and `check`
@@ -20,11 +21,13 @@ const LAYERS: &[(&str, u32)] = &[
     ("text", 2),
     ("fingerprint", 3),
     ("library", 4),
+    ("seeds", 4),
     ("ingest", 5),
     ("check", 5),
     ("class", 6),
     ("report", 7),
     ("engine", 8),
+    ("eval", 9),
 ];
 
 /// Names the crate root re-exports or defines, and the module each belongs to (`None`: the root itself,

@@ -1,12 +1,15 @@
 //! Checking a submission against the library (the read path).
 //!
-//! Two methods:
+//! Methods ([`Method`]):
 //! - [`Method::Verified`] (default): a shortlist of library paragraphs sharing character/word shingles
 //!   with the submission paragraph (`index`), then span alignment (`align`) that finds the copied passages.
 //!   Similarity is *containment*: the share of the submission paragraph's non-whitespace characters that
 //!   lie in passages copied from that source.
 //! - [`Method::Simhash`]: the seed method, paragraph SimHash only; similarity is `1 - hamming / 64` and
 //!   no spans are found.
+//! - The other seed papers' methods (`crate::seeds`): each paragraph compared whole by the method's
+//!   own print and similarity, through an index built over the library's paragraphs for the check; no
+//!   spans are found.
 //!
 //! Each method is a [`Comparison`] (how a paragraph is prepared and shortlisted, how a candidate is
 //! judged); the checker runs them all the same way, so a new method is one more implementation.
@@ -27,8 +30,10 @@ use serde::Serialize;
 use crate::error::Result;
 use crate::fingerprint::{hamming, shingles, similarity, Fingerprinter};
 use crate::library::{SourceParagraph, Sources};
+use crate::seeds::{Item, SeedIndex};
 use crate::text::{units, Unit};
 
+pub use crate::fingerprint::Method;
 pub use align::{AlignParams, AlignSettings};
 pub use index::Index;
 
@@ -43,28 +48,6 @@ pub const MIN_SHARED_FRACTION: f64 = 0.1;
 /// Library paragraphs of the same field share stock phrases with most submissions; without these
 /// floors each of them costs a database read and an alignment.
 pub const MIN_PASSAGE_KEYS: u32 = 2;
-
-/// How paragraphs are compared.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Method {
-    /// Shingle shortlist + span alignment; similarity = copied share of the paragraph.
-    #[default]
-    Verified,
-    /// Paragraph SimHash only (the seed papers' method); similarity = 1 - hamming/64.
-    Simhash,
-}
-
-impl Method {
-    /// The threshold a report uses unless told otherwise: a paragraph 30 % copied from one source
-    /// (verified), or SimHashes at most 12 bits apart (the seed papers' 0.8).
-    pub fn default_threshold(self) -> f64 {
-        match self {
-            Method::Verified => 0.3,
-            Method::Simhash => 0.8,
-        }
-    }
-}
 
 /// Checker settings.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -284,7 +267,8 @@ impl Method {
     fn comparison(self) -> &'static dyn Comparison {
         match self {
             Method::Verified => &Verified,
-            Method::Simhash => &Simhash,
+            // The seed methods search their own index (`Checker::check_seeds`).
+            _ => &Simhash,
         }
     }
 }
@@ -295,6 +279,8 @@ pub struct Checker<'a> {
     index: &'a Index,
     fingerprinter: &'a Fingerprinter,
     settings: CheckSettings,
+    /// The seed method's index of the library (in the [`Index`]'s slot order), for those methods.
+    seeds: Option<&'a SeedIndex>,
 }
 
 impl<'a> Checker<'a> {
@@ -309,7 +295,15 @@ impl<'a> Checker<'a> {
             index,
             fingerprinter,
             settings,
+            seeds: None,
         }
+    }
+
+    /// Search with a seed method's index of the library's paragraphs (built over the same library, one
+    /// item per [`Index`] slot, in slot order).
+    pub fn with_seeds(mut self, seeds: Option<&'a SeedIndex>) -> Self {
+        self.seeds = seeds;
+        self
     }
 
     /// Check a document's paragraphs.
@@ -324,6 +318,9 @@ impl<'a> Checker<'a> {
         paragraphs: &[String],
         exclude: Option<i64>,
     ) -> Result<Vec<ParagraphResult>> {
+        if let (true, Some(seeds)) = (self.settings.method.is_seed(), self.seeds) {
+            return self.check_seeds(seeds, paragraphs, exclude);
+        }
         let method = self.settings.method.comparison();
         let cx = Context {
             index: self.index,
@@ -408,6 +405,75 @@ impl<'a> Checker<'a> {
             })
             .collect();
         Ok(results)
+    }
+}
+
+impl Checker<'_> {
+    /// A seed method's check: each paragraph's print searched in the method's index; a match covers
+    /// the whole paragraph, with the method's similarity.
+    fn check_seeds(
+        &self,
+        seeds: &SeedIndex,
+        paragraphs: &[String],
+        exclude: Option<i64>,
+    ) -> Result<Vec<ParagraphResult>> {
+        let (index, fingerprinter, keep) = (self.index, self.fingerprinter, self.settings.keep);
+        let of = paragraphs.len();
+        let hits: Vec<Vec<(index::Slot, f64)>> = paragraphs
+            .par_iter()
+            .enumerate()
+            .map(|(i, text)| {
+                let print = seeds.print(fingerprinter, &Item::paragraph(text, i, of));
+                seeds
+                    .search(&print, 0.0, keep, |item| {
+                        exclude.is_some_and(|d| index.document_id(item as index::Slot) == d)
+                    })
+                    .into_iter()
+                    .map(|(item, s)| (item as index::Slot, s))
+                    .collect()
+            })
+            .collect();
+        let mut ids: Vec<i64> = hits
+            .iter()
+            .flatten()
+            .map(|&(slot, _)| index.paragraph_id(slot))
+            .collect();
+        ids.sort_unstable();
+        ids.dedup();
+        let sources: HashMap<i64, Arc<SourceParagraph>> = self
+            .library
+            .source_paragraphs(&ids)?
+            .into_iter()
+            .map(|(id, p)| (id, Arc::new(p)))
+            .collect();
+        Ok(paragraphs
+            .par_iter()
+            .zip(hits)
+            .map(|(text, hits)| {
+                let print = if hits.is_empty() {
+                    0
+                } else {
+                    fingerprinter.simhash(text)
+                };
+                let matches = hits
+                    .into_iter()
+                    .filter_map(|(slot, similarity)| {
+                        let source = sources.get(&index.paragraph_id(slot))?;
+                        Some(Match {
+                            source: Arc::clone(source),
+                            similarity,
+                            hamming: hamming(print, index.simhash(slot)),
+                            extent: Extent::WholeParagraph,
+                        })
+                    })
+                    .collect();
+                ParagraphResult {
+                    text: text.clone(),
+                    heading: false,
+                    matches,
+                }
+            })
+            .collect())
     }
 }
 

@@ -8,6 +8,7 @@
 //! opened by a Tongwen with another version is re-fingerprinted.
 
 pub mod idf;
+pub mod method;
 pub mod shingles;
 pub mod simhash;
 
@@ -16,6 +17,7 @@ use xxhash_rust::xxh3::xxh3_64;
 use crate::text::{normalize, units_and_normalized, Tokenizer};
 
 pub use idf::IdfTable;
+pub use method::Method;
 pub use simhash::{hamming, similarity, SimHasher};
 
 /// Version of the fingerprint definition (tokenizer, stop words, IDF table, hashes, shingle sizes,

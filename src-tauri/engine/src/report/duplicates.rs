@@ -18,6 +18,7 @@ use serde::Serialize;
 
 use super::html::{escape, STYLE};
 use super::{round4, Lang};
+use crate::check::Method;
 use crate::class::ClassRun;
 
 /// What is grouped.
@@ -45,7 +46,8 @@ pub struct DuplicatesReport {
     pub tool: &'static str,
     pub version: &'static str,
     pub level: Level,
-    /// The comparison method (the verified shared passages of a class comparison).
+    /// The comparison method: `verified` (the shared passages of a class comparison) or a seed
+    /// method's name.
     pub method: &'static str,
     pub threshold: f64,
     /// Library documents compared (template documents aside).
@@ -89,10 +91,10 @@ pub struct GroupPair {
 }
 
 /// A node of the grouping: a document, or one paragraph of it.
-type Node = (usize, Option<usize>);
+pub type Node = (usize, Option<usize>);
 
 /// Two nodes and their similarity.
-type Edge = (Node, Node, f64);
+pub type Edge = (Node, Node, f64);
 
 impl DuplicatesReport {
     /// Group the pairs of a comparison of `documents` (in the comparison's order) at `threshold`.
@@ -122,6 +124,42 @@ impl DuplicatesReport {
                 }
             }
         }
+        Self::group(level, Method::Verified, threshold, documents, edges, &texts)
+    }
+
+    /// Group the pairs a seed method found among `documents` (each paragraph's text in `paragraphs`,
+    /// same order) at `threshold`.
+    pub fn from_edges(
+        level: Level,
+        method: Method,
+        threshold: f64,
+        documents: &[Compared],
+        paragraphs: &[Vec<String>],
+        edges: Vec<Edge>,
+    ) -> Self {
+        let edges: Vec<Edge> = edges
+            .into_iter()
+            .map(|(a, b, s)| (a, b, round4(s)))
+            .collect();
+        let mut texts: BTreeMap<Node, String> = BTreeMap::new();
+        for &(a, b, _) in &edges {
+            for (d, p) in [a, b] {
+                if let Some(text) = p.and_then(|i| paragraphs.get(d)?.get(i)) {
+                    texts.entry((d, p)).or_insert_with(|| text.clone());
+                }
+            }
+        }
+        Self::group(level, method, threshold, documents, edges, &texts)
+    }
+
+    fn group(
+        level: Level,
+        method: Method,
+        threshold: f64,
+        documents: &[Compared],
+        edges: Vec<Edge>,
+        texts: &BTreeMap<Node, String>,
+    ) -> Self {
         // Connected components (union–find over the nodes that have an edge).
         let nodes: Vec<Node> = {
             let mut n: Vec<Node> = edges.iter().flat_map(|&(a, b, _)| [a, b]).collect();
@@ -197,7 +235,7 @@ impl DuplicatesReport {
             tool: "tongwen",
             version: crate::VERSION,
             level,
-            method: "verified",
+            method: method.name(),
             threshold,
             documents: documents.len(),
             groups,

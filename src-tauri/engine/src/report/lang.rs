@@ -46,6 +46,22 @@ impl Lang {
             (Method::Verified, Lang::Zh) => "片段比对",
             (Method::Simhash, Lang::En) => "paragraph SimHash",
             (Method::Simhash, Lang::Zh) => "段落 SimHash",
+            (Method::SimhashBlocks, Lang::En) => "SimHash blocks + word overlap (seed 001)",
+            (Method::SimhashBlocks, Lang::Zh) => "SimHash 分块索引 + 词重合验证（种子 001）",
+            (Method::PSimhash, Lang::En) => "P-Simhash (seed 004)",
+            (Method::PSimhash, Lang::Zh) => "P-Simhash（种子 004）",
+            (Method::Drpkp, Lang::En) => "DRPKP paragraph topic words (seed 000)",
+            (Method::Drpkp, Lang::Zh) => "DRPKP 段落主题词（种子 000）",
+            (Method::Minhash, Lang::En) => "MinHash, 128 hash functions (seed 003)",
+            (Method::Minhash, Lang::Zh) => "MinHash，128 个哈希函数（种子 003）",
+            (Method::MinhashOne, Lang::En) => "MinHash, one hash function (seed 003)",
+            (Method::MinhashOne, Lang::Zh) => "MinHash，单哈希函数（种子 003）",
+            (Method::Jaccard, Lang::En) => "Jaccard word sets (seed 003)",
+            (Method::Jaccard, Lang::Zh) => "Jaccard 词集合（种子 003）",
+            (Method::Containment, Lang::En) => "containment Jaccard (seed 003)",
+            (Method::Containment, Lang::Zh) => "基于短文的 Jaccard（种子 003）",
+            (Method::Cosine, Lang::En) => "cosine of word counts (seed 003)",
+            (Method::Cosine, Lang::Zh) => "词频余弦（种子 003）",
         }
     }
 

@@ -66,6 +66,11 @@ impl Tokenizer {
         out
     }
 
+    /// Whether `word` (normalised) is one of the embedded stop words.
+    pub fn is_stop_word(&self, word: &str) -> bool {
+        self.stopwords.contains(word)
+    }
+
     /// Call `f` with each word of the paragraph that has a letter or ideograph, stop words included, in
     /// order, as slices of the normalised paragraph.
     pub fn for_each_word(&self, paragraph: &str, f: impl FnMut(&str)) {
@@ -83,7 +88,7 @@ impl Tokenizer {
 }
 
 /// A token is content when it has a letter or ideograph and is not only digits and punctuation.
-fn is_content(word: &str) -> bool {
+pub fn is_content(word: &str) -> bool {
     // Han ideographs first: they are most words, and `is_alphabetic` looks them up in a slow table.
     word.chars().any(|c| {
         matches!(c as u32, 0x4E00..=0x9FFF) || (!is_cjk_punctuation(c) && c.is_alphabetic())
