@@ -524,6 +524,7 @@
     async library_duplicates(args) {
       expectArgs('library_duplicates', args, {
         level: (v) => v == null || v === 'document' || v === 'paragraph',
+        method: (v) => v == null || typeof v === 'string',
         threshold: (v) => v == null || isRatio(v),
         onProgress: isChannel,
       });
@@ -535,7 +536,7 @@
       return {
         tool: 'tongwen',
         level: args.level ?? 'document',
-        method: 'verified',
+        method: args.method ?? 'verified',
         threshold: args.threshold ?? 0.8,
         documents: docs.length,
         groups: [...groups.values()]

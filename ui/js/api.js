@@ -106,9 +106,12 @@ export const cancel = () => call('cancel');
 /** @returns {Promise<Document[]>} the removed documents */
 export const libraryRemove = (ids) => call('library_remove', { ids });
 
-/** Near-duplicates inside the library: `{level, method, threshold, documents, groups}`. */
-export const libraryDuplicates = (onProgress, level = 'document') =>
-  call('library_duplicates', { level, onProgress: progressChannel(onProgress) });
+/**
+ * Near-duplicates inside the library: `{level, method, threshold, documents, groups}`; `method` is
+ * `verified` (Tongwen's) or a seed paper's method name, compared at its own default threshold.
+ */
+export const libraryDuplicates = (onProgress, level = 'document', method = 'verified') =>
+  call('library_duplicates', { level, method, onProgress: progressChannel(onProgress) });
 
 /** Replaces a document's `{role, title, author, year, tags}`; resolves to the document as it is now. */
 export const libraryEdit = (id, meta) => call('library_edit', { id, meta });

@@ -579,6 +579,30 @@ async fn exclusions_and_details(driver: &WebDriver, home: &Path) -> WebDriverRes
             == before + 2)
     })
     .await?;
+    // First by a seed method (Jaccard of the word sets), chosen beside the button.
+    let choose = |method: &'static str| {
+        format!(
+            "const s = document.getElementById('duplicates-method'); s.value = '{method}'; \
+             s.dispatchEvent(new Event('change', {{bubbles: true}}));"
+        )
+    };
+    driver.execute(&choose("jaccard"), vec![]).await?;
+    click(driver, "library-duplicates").await?;
+    wait_for("the two copies grouped by Jaccard", || async {
+        let groups = driver
+            .find_all(By::Css("#duplicates-groups .duplicate-group"))
+            .await?;
+        for g in groups {
+            let text = g.text().await?;
+            if text.contains("副本甲") && text.contains("副本乙") {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    })
+    .await?;
+    click(driver, "duplicates-dismiss").await?;
+    driver.execute(&choose("verified"), vec![]).await?;
     click(driver, "library-duplicates").await?;
     wait_for("the group of the two copies", || async {
         let groups = driver

@@ -246,7 +246,10 @@ async function findDuplicates() {
     showStatus(t('status.busy'));
     return;
   }
-  const report = await runTask('task.duplicates', (onProgress) => api.libraryDuplicates(onProgress));
+  const method = $('#duplicates-method').value || 'verified';
+  const report = await runTask('task.duplicates', (onProgress) =>
+    api.libraryDuplicates(onProgress, 'document', method),
+  );
   if (!report) return;
   duplicates = report;
   renderDuplicates();
