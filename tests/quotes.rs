@@ -145,6 +145,15 @@ fn quotations_and_references_are_told_apart_from_copying() {
                 kinds["copied"]
             );
             assert!(f(&sd["total_ratio"]) == f(&doc["total_ratio"]));
+            // CNKI's 去除引用文献复制比 is that same figure, in every report.
+            for d in [doc, sd] {
+                assert!(
+                    (f(&d["without_quotes_references_ratio"]) - f(&sd["similarity_ratio"])).abs()
+                        < 1e-9,
+                    "{d}"
+                );
+            }
+            assert!(f(&doc["without_quotes_references_ratio"]) < f(&doc["total_ratio"]));
         }
     }
     println!(
@@ -249,6 +258,9 @@ fn template_documents_are_never_counted_and_documents_carry_their_metadata() {
     assert_eq!(d["similarity_ratio"], 0.0);
     assert_eq!(d["total_ratio"], doc["total_ratio"]);
     assert_eq!(d["kinds"]["own"], doc["total_ratio"]);
+    // CNKI's 去除本人文献复制比: nothing is left once the writer's own work is apart.
+    assert_eq!(d["without_own_ratio"], 0.0);
+    assert!(doc["without_own_ratio"].as_f64().unwrap() > 0.0, "{doc}");
     let bad = s.tongwen(&[
         "library",
         "add",

@@ -71,8 +71,8 @@ enum Command {
         /// The benchmark's truth file (its documents are found relative to it)
         truth: PathBuf,
         /// Methods to measure, comma-separated [default: all]
-        #[arg(long, value_enum, value_delimiter = ',')]
-        method: Vec<MethodArg>,
+        #[arg(long, value_delimiter = ',', value_parser = method_parser())]
+        method: Vec<Method>,
         /// Thresholds to sweep, comma-separated [default: 0.3,0.5,0.7,0.8,0.9,0.95 and each method's own]
         #[arg(long, value_delimiter = ',')]
         threshold: Vec<f64>,
@@ -132,8 +132,8 @@ struct CheckArgs {
     output: Option<PathBuf>,
     /// How paragraphs are compared: Tongwen's verified spans, or one of the seed papers' methods
     /// (compared whole, no spans)
-    #[arg(long, value_enum, default_value_t = MethodArg::Verified)]
-    method: MethodArg,
+    #[arg(long, value_parser = method_parser(), default_value = "verified")]
+    method: Method,
     /// Shortest copied passage that counts, in CJK characters
     #[arg(long, default_value_t = DEFAULT_MIN_MATCH_CHARS)]
     min_match_chars: usize,
@@ -293,8 +293,8 @@ enum LibraryCommand {
         threshold: Option<f64>,
         /// verified: the library compared as a class (shared passages); or a seed method's prints of
         /// whole documents (paragraphs)
-        #[arg(long, value_enum, default_value_t = MethodArg::Verified)]
-        method: MethodArg,
+        #[arg(long, value_parser = method_parser(), default_value = "verified")]
+        method: Method,
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
         /// Write the report here instead of standard output
@@ -321,46 +321,12 @@ enum Format {
     Pdf,
 }
 
-/// The comparison methods (`tongwen_engine::check::Method`), by their names.
-#[derive(Clone, Copy, PartialEq, ValueEnum)]
-enum MethodArg {
-    /// Tongwen's: shingle shortlist + copied-span alignment
-    Verified,
-    /// Seed 002: paragraph TF-IDF SimHash
-    Simhash,
-    /// Seed 001: SimHash with a 4 x 16-bit block index, verified by word overlap
-    SimhashBlocks,
-    /// Seed 004: P-Simhash (TFC weights, co-occurrence damping, position signatures)
-    PSimhash,
-    /// Seed 000: DRPKP paragraph topic-word fingerprints
-    Drpkp,
-    /// Seed 003: MinHash, 128 hash functions
-    Minhash,
-    /// Seed 003: MinHash, one hash function (128 smallest values)
-    MinhashOne,
-    /// Seed 003: Jaccard similarity of word sets
-    Jaccard,
-    /// Seed 003: shared words over the smaller word set
-    Containment,
-    /// Seed 003: cosine of word counts
-    Cosine,
-}
-
-impl From<MethodArg> for Method {
-    fn from(m: MethodArg) -> Method {
-        match m {
-            MethodArg::Verified => Method::Verified,
-            MethodArg::Simhash => Method::Simhash,
-            MethodArg::SimhashBlocks => Method::SimhashBlocks,
-            MethodArg::PSimhash => Method::PSimhash,
-            MethodArg::Drpkp => Method::Drpkp,
-            MethodArg::Minhash => Method::Minhash,
-            MethodArg::MinhashOne => Method::MinhashOne,
-            MethodArg::Jaccard => Method::Jaccard,
-            MethodArg::Containment => Method::Containment,
-            MethodArg::Cosine => Method::Cosine,
-        }
-    }
+/// A method by its name (`Method::name`): verified, simhash, simhash-blocks, p-simhash, drpkp, minhash,
+/// minhash-one, jaccard, containment, cosine.
+fn method_parser() -> impl clap::builder::TypedValueParser<Value = Method> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(Method::ALL.map(Method::name))
+        .try_map(|name| Method::from_name(&name).ok_or("unknown method"))
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -470,14 +436,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 format,
                 output,
                 lang,
-            } => duplicates_cmd(
-                &engine()?,
-                (level, method.into()),
-                threshold,
-                format,
-                output,
-                lang,
-            ),
+            } => duplicates_cmd(&engine()?, (level, method), threshold, format, output, lang),
         },
         Command::Extract {
             file,
@@ -705,7 +664,7 @@ fn check_cmd(engine: &Engine, args: CheckArgs) -> Result<ExitCode> {
         anyhow::bail!("a PDF report needs a file: add --output report.pdf");
     }
     let options = CheckOptions {
-        method: args.method.into(),
+        method: args.method,
         threshold: args.threshold,
         top: args.top,
         min_match_chars: args.min_match_chars,
@@ -809,7 +768,7 @@ fn duplicates_cmd(
 /// `eval`: every chosen method on a benchmark, the table on standard output.
 fn eval_cmd(
     truth: &Path,
-    methods: Vec<MethodArg>,
+    methods: Vec<Method>,
     thresholds: Vec<f64>,
     format: Format,
 ) -> Result<ExitCode> {
@@ -822,7 +781,7 @@ fn eval_cmd(
     let methods: Vec<Method> = if methods.is_empty() {
         Method::ALL.to_vec()
     } else {
-        methods.into_iter().map(Method::from).collect()
+        methods
     };
     let bar = ProgressBar::new_spinner();
     bar.enable_steady_tick(std::time::Duration::from_millis(200));

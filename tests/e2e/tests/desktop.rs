@@ -588,35 +588,24 @@ async fn exclusions_and_details(driver: &WebDriver, home: &Path) -> WebDriverRes
     };
     driver.execute(&choose("jaccard"), vec![]).await?;
     click(driver, "library-duplicates").await?;
-    wait_for("the two copies grouped by Jaccard", || async {
-        let groups = driver
+    // Whether a shown group holds both copies.
+    let copies_grouped = || async {
+        for g in driver
             .find_all(By::Css("#duplicates-groups .duplicate-group"))
-            .await?;
-        for g in groups {
+            .await?
+        {
             let text = g.text().await?;
             if text.contains("副本甲") && text.contains("副本乙") {
                 return Ok(true);
             }
         }
-        Ok(false)
-    })
-    .await?;
+        WebDriverResult::<bool>::Ok(false)
+    };
+    wait_for("the two copies grouped by Jaccard", copies_grouped).await?;
     click(driver, "duplicates-dismiss").await?;
     driver.execute(&choose("verified"), vec![]).await?;
     click(driver, "library-duplicates").await?;
-    wait_for("the group of the two copies", || async {
-        let groups = driver
-            .find_all(By::Css("#duplicates-groups .duplicate-group"))
-            .await?;
-        for g in groups {
-            let text = g.text().await?;
-            if text.contains("副本甲") && text.contains("副本乙") {
-                return Ok(true);
-            }
-        }
-        Ok(false)
-    })
-    .await?;
+    wait_for("the group of the two copies", copies_grouped).await?;
     // Remove the copy the group offers to remove (not the kept one).
     let buttons = driver
         .find_all(By::Css("#duplicates-groups .duplicate-group"))
