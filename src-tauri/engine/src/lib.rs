@@ -13,6 +13,7 @@
 
 pub mod check;
 pub mod class;
+pub mod crosslang;
 pub mod engine;
 pub mod error;
 pub mod eval;

@@ -20,6 +20,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("files", 2),
     ("text", 2),
     ("fingerprint", 3),
+    ("crosslang", 3),
     ("library", 4),
     ("seeds", 4),
     ("ingest", 5),
