@@ -179,3 +179,28 @@ fn eval_refuses_a_file_that_is_not_a_benchmark() {
     let out = s.tongwen(&["eval", broken.to_str().unwrap()]);
     assert!(!out.status.success() && stderr(&out).contains("broken.json"));
 }
+
+/// `eval` gives each truth label's flagged share: on the translation set (`scripts/make-translation-set.py`)
+/// same-language copies are all found and no same-topic paragraph is flagged.
+#[test]
+fn eval_gives_figures_by_label() {
+    let s = Sandbox::new();
+    let truth = tongwen_testdata::repository_root().join("tests/fixtures/translation/truth.json");
+    let out = s.ok(&[
+        "eval",
+        truth.to_str().unwrap(),
+        "--method",
+        "verified",
+        "--threshold",
+        "0.3",
+        "--format",
+        "json",
+    ]);
+    let r: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(r["kind"], "paragraphs");
+    let labels = &r["rows"][0]["by_label"];
+    assert_eq!(labels["exact"]["flagged"], 1.0, "{labels}");
+    assert_eq!(labels["exact"]["paragraphs"], 12);
+    assert_eq!(labels["same-topic"]["flagged"], 0.0, "{labels}");
+    assert_eq!(labels["translation"]["paragraphs"], 72);
+}

@@ -73,6 +73,10 @@ pub struct EvalRow {
     /// Duplicates only: truth groups found exactly.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub groups_recovered: Option<usize>,
+    /// Paragraphs only, by the truth's `obfuscation` label (`clean` when it has none): how many there
+    /// are and the share flagged (recall for copied labels, false positives for the others).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub by_label: BTreeMap<String, LabelFigures>,
     pub ms_per_document: f64,
 }
 
@@ -93,10 +97,19 @@ struct TruthQuery {
     paragraphs: Vec<TruthParagraph>,
 }
 
+/// One label's paragraphs.
+#[derive(Debug, Clone, Serialize)]
+pub struct LabelFigures {
+    pub paragraphs: usize,
+    pub flagged: f64,
+}
+
 #[derive(Deserialize)]
 struct TruthParagraph {
     text: String,
     copied: bool,
+    #[serde(default)]
+    obfuscation: Option<String>,
     #[serde(default = "yes")]
     scored: bool,
 }
@@ -247,22 +260,40 @@ pub fn evaluate(
         let ms = start.elapsed().as_secs_f64() * 1000.0 / queries.len() as f64;
         let report = run.report();
         // Each scored truth paragraph's best similarity (0 when unmatched).
-        let best: Vec<(bool, f64)> = queries
+        let best: Vec<(bool, f64, &str)> = queries
             .iter()
             .zip(&truths)
             .flat_map(|(q, t)| best_similarities(&report, q, t))
             .collect();
         for &t in &sweep {
             let (mut tp, mut fp, mut fn_, mut tn) = (0usize, 0usize, 0usize, 0usize);
-            for &(copied, s) in &best {
-                match (copied, s >= t - 1e-9 && s > 0.0) {
+            let mut labels: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+            for &(copied, s, label) in &best {
+                let hit = s >= t - 1e-9 && s > 0.0;
+                let l = labels.entry(label.to_string()).or_default();
+                l.0 += 1;
+                l.1 += usize::from(hit);
+                match (copied, hit) {
                     (true, true) => tp += 1,
                     (false, true) => fp += 1,
                     (true, false) => fn_ += 1,
                     (false, false) => tn += 1,
                 }
             }
-            rows.push(row(method, t, (tp, fp, fn_, tn), None, ms));
+            let mut r = row(method, t, (tp, fp, fn_, tn), None, ms);
+            r.by_label = labels
+                .into_iter()
+                .map(|(label, (n, hit))| {
+                    (
+                        label,
+                        LabelFigures {
+                            paragraphs: n,
+                            flagged: ratio(hit, n),
+                        },
+                    )
+                })
+                .collect();
+            rows.push(r);
         }
     }
     let items: Vec<&TruthParagraph> = truths
@@ -281,7 +312,11 @@ pub fn evaluate(
 }
 
 /// (copied, best similarity) of each scored paragraph of one query.
-fn best_similarities(report: &Report, query: &Path, truth: &TruthQuery) -> Vec<(bool, f64)> {
+fn best_similarities<'t>(
+    report: &Report,
+    query: &Path,
+    truth: &'t TruthQuery,
+) -> Vec<(bool, f64, &'t str)> {
     let document = report
         .documents
         .iter()
@@ -317,7 +352,7 @@ fn best_similarities(report: &Report, query: &Path, truth: &TruthQuery) -> Vec<(
                 .copied()
                 .or_else(|| paragraphs.get(i).map(|p| p.2))
                 .unwrap_or(0.0);
-            (p.copied, s)
+            (p.copied, s, p.obfuscation.as_deref().unwrap_or("clean"))
         })
         .collect()
 }
@@ -424,6 +459,7 @@ fn row(
         f1,
         dedup_rate: ratio(tp + tn, tp + fp + fn_ + tn),
         groups_recovered,
+        by_label: BTreeMap::new(),
         ms_per_document,
     }
 }
@@ -472,6 +508,23 @@ impl EvalReport {
                     .unwrap_or_default(),
                 r.ms_per_document,
             );
+        }
+        // Each method's default row by label.
+        let defaults: Vec<&EvalRow> = self
+            .rows
+            .iter()
+            .filter(|r| r.default && !r.by_label.is_empty())
+            .collect();
+        if !defaults.is_empty() {
+            out += "\nflagged share by label at each method's default (recall; false positives for clean labels)\n";
+            for r in defaults {
+                let labels: Vec<String> = r
+                    .by_label
+                    .iter()
+                    .map(|(l, f)| format!("{l} {:.3} ({})", f.flagged, f.paragraphs))
+                    .collect();
+                out += &format!("{:<15} {}\n", r.method, labels.join(", "));
+            }
         }
         out
     }
