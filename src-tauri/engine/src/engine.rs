@@ -33,9 +33,7 @@ use crate::library::{
     RefingerprintProgress, Role, SourceParagraph, Store, Totals,
 };
 use crate::report::class::ClassReport;
-use crate::report::duplicates::{
-    Compared, DuplicatesReport, Edge as DuplicateEdge, Level, DEFAULT_DUPLICATE_THRESHOLD,
-};
+use crate::report::duplicates::{Compared, DuplicatesReport, Edge as DuplicateEdge, Level};
 use crate::report::{CheckedDocument, Report, SpanKind};
 use crate::seeds::{Item, SeedIndex};
 
@@ -768,10 +766,9 @@ impl Engine {
         progress: &mut dyn FnMut(Progress<'_>),
         cancel: &AtomicBool,
     ) -> Result<DuplicatesReport> {
-        let threshold = validate_threshold(threshold.unwrap_or(match method {
-            Method::Verified => DEFAULT_DUPLICATE_THRESHOLD,
-            m => m.default_threshold(),
-        }))?;
+        let threshold = validate_threshold(
+            threshold.unwrap_or_else(|| crate::report::duplicates::default_threshold(method)),
+        )?;
         let (settings, _) = CheckOptions::default().validate()?;
         let library = self.open_read()?;
         if library.stale_paragraphs()? > 0 {

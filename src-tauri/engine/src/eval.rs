@@ -15,6 +15,9 @@
 //!   same content was already there is a found pair of similarity 1 (Tongwen catches exact copies at
 //!   the door). Groups recovered: truth groups that are exactly one found group (connected pairs).
 //!
+//! A method's default threshold (marked in the table) is the one its use takes: `check`'s for
+//! paragraphs, `library duplicates`' for a duplicates set (0.8 for the verified method there).
+//!
 //! Deduplication rate (seed 003's measure): the share of items judged rightly, copy or not (paragraphs;
 //! documents, a document judged a copy when it is in a found pair). Time per document: the check (or the
 //! duplicates search, index built included) over the documents, the library's adding excluded.
@@ -145,10 +148,19 @@ pub fn evaluate(
         source,
     })?;
     let engine = Engine::new(LibraryLocation::Sqlite(dir.path().join("eval.sqlite")));
+    let duplicates = parsed.kind.as_deref() == Some("duplicates");
+    // The threshold each use defaults to: `library duplicates`' for a duplicates set, `check`'s else.
+    let default = |m: Method| {
+        if duplicates {
+            crate::report::duplicates::default_threshold(m)
+        } else {
+            m.default_threshold()
+        }
+    };
     let thresholds = |m: Method| -> Vec<f64> {
         let mut t = if options.thresholds.is_empty() {
             let mut t = SWEEP.to_vec();
-            t.push(m.default_threshold());
+            t.push(default(m));
             t
         } else {
             options.thresholds.clone()
@@ -162,7 +174,7 @@ pub fn evaluate(
         progress(&format!("adding {} documents", files.len()));
         engine.add(files, &ReadOptions::default(), &mut |_| {}, &cancel)
     };
-    if parsed.kind.as_deref() == Some("duplicates") {
+    if duplicates {
         if parsed.documents.is_empty() {
             return Err(bad("no documents".into()));
         }
@@ -211,7 +223,9 @@ pub fn evaluate(
                     .filter(|p| p.2 >= t - 1e-9)
                     .map(|p| (p.0.min(p.1), p.0.max(p.1)))
                     .collect();
-                rows.push(duplicates_row(method, t, &groups, &found, ms));
+                let mut r = duplicates_row(method, t, &groups, &found, ms);
+                r.default = (t - default(method)).abs() < 1e-9;
+                rows.push(r);
             }
         }
         let n = groups.len();

@@ -6,8 +6,10 @@
 //!   README): Simplified headword → English gloss words. Loaded once, gloss words stemmed.
 //! - **Concepts**: an English word's Snowball (Porter 2) stem, as xxh3-64 (seed 0) of the stem; a Chinese
 //!   word's concepts are those of its gloss words (a word the lexicon lacks: those of its characters);
-//!   Latin tokens inside Chinese text (commands, names, paths) and numbers stand for themselves.
-//! - **Sentences**: a paragraph is cut after `。！？；` and `. ! ? ;` followed by a space; each sentence
+//!   Latin words inside Chinese text (commands, names) stand for their own stems. Numbers, punctuation
+//!   and stop words are left out.
+//! - **Sentences**: a paragraph is cut after `。！？；!?`, and after `.` or `;` followed by whitespace
+//!   (see [`split`]); each sentence
 //!   has a language (Chinese when at least a fifth of its letters are ideographs), its words' concepts
 //!   and its place in the paragraph (in `char`s).
 //! - **Alignment**: a sentence of one language *translates* one of the other when each covers at least

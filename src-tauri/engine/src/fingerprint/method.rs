@@ -47,7 +47,8 @@ impl Method {
 
     /// The threshold a report uses unless told otherwise: a paragraph 30 % copied from one source
     /// (verified); SimHashes at most 12 bits apart (the seed papers' 0.8); signatures at most 3 bits
-    /// apart for the methods whose papers say so (p-simhash, drpkp); 0.8 of the words shared
+    /// apart for the methods whose papers say so (p-simhash, and drpkp's paragraphs; two documents
+    /// by drpkp: 95 % of the shorter one's paragraphs matched); 0.8 of the words shared
     /// (simhash-blocks' verification, containment, cosine); a Jaccard similarity of 0.5 (003: "the
     /// threshold of traditional Jaccard is usually above 0.5").
     pub fn default_threshold(self) -> f64 {

@@ -108,12 +108,15 @@ pub fn paragraph_signature(f: &Fingerprinter, text: &str, index: usize, of: usiz
         .fold(0u64, |acc, (i, _)| acc | 1 << i)
 }
 
-/// Two items' similarity: of single paragraphs `1 − hamming / 64`; of documents, the share of the
-/// shorter one's paragraphs within [`super::NEAR_BITS`] of a paragraph of the other.
+/// Two items' similarity: of single paragraphs `1 − hamming / 64` when within [`super::NEAR_BITS`]
+/// (else 0); of documents, the share of the shorter one's paragraphs within [`super::NEAR_BITS`] of a
+/// paragraph of the other.
 pub fn similarity(a: &[u64], b: &[u64]) -> f64 {
     match (a, b) {
         ([], _) | (_, []) => 0.0,
-        ([x], [y]) => super::bits_similarity(*x, *y),
+        // Within the paper's Hamming threshold only, as the block index finds no others.
+        ([x], [y]) if hamming(*x, *y) <= super::NEAR_BITS => super::bits_similarity(*x, *y),
+        ([_], [_]) => 0.0,
         _ => {
             let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
             let matched = short

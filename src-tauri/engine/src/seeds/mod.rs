@@ -83,6 +83,8 @@ pub enum Print {
     Set(Vec<u64>),
     /// `cosine`: term frequencies, sorted by word hash, with the vector's norm.
     Counts(Vec<(u64, u32)>, f64),
+    /// An item without content words (only numbers, punctuation or stop words): similar to nothing.
+    Empty,
 }
 
 /// The item's content words, in order, as xxh3-64 (seed 0) hashes of their normalised text.
@@ -242,6 +244,15 @@ impl SeedIndex {
     /// The method's print of an item (a library's or a submission's).
     pub fn print(&self, f: &Fingerprinter, item: &Item<'_>) -> Print {
         let text = || item.text();
+        // Signatures of no words are all alike (0): such an item matches nothing. (DRPKP keeps its
+        // own rule for paragraphs without topic words; sets and signatures of nothing match nothing.)
+        if matches!(
+            self.method,
+            Method::Simhash | Method::SimhashBlocks | Method::PSimhash | Method::Verified
+        ) && word_hashes(f, &text()).is_empty()
+        {
+            return Print::Empty;
+        }
         match self.method {
             Method::PSimhash => {
                 let words = word_hashes(f, &text());

@@ -164,9 +164,13 @@ fn drpkp_documents_share_their_matching_paragraphs() {
         panic!("drpkp prints paragraphs");
     };
     assert_eq!(sigs.len(), 3);
-    // Paragraph 1 of `doc` was its second, weighted as a middle paragraph in both.
+    // Paragraph 3 of `doc` (its last) is the middle one of `copy`, paragraph 1 (a middle one) the
+    // last: each weighed by another position, so a share of one or two of `copy`'s three.
     let s = similarity(Method::Drpkp, &print, index.item(0));
     assert!((1.0 / 3.0..1.0).contains(&s), "shared share {s}");
+    // The same paragraphs in the same places match whole.
+    let same = index.print(&f, &Item::document(&doc));
+    assert_eq!(similarity(Method::Drpkp, &same, index.item(0)), 1.0);
     // Position weighs only a document's first and last paragraphs: any middle paragraph is the same.
     let middle = drpkp::paragraph_signature(&f, LIBRARY[3], 1, 3);
     let plain = drpkp::paragraph_signature(&f, LIBRARY[3], 2, 5);
@@ -194,6 +198,23 @@ fn blocks_find_every_signature_within_three_bits() {
             .search(&far, 0.0, 10, |_| false)
             .iter()
             .all(|&(j, _)| j != i));
+    }
+}
+
+#[test]
+fn items_without_content_words_match_nothing() {
+    let f = Fingerprinter::new();
+    let texts: Vec<String> = vec![
+        "2024 — 12.5 (3)".into(),
+        "的 了 是".into(),
+        LIBRARY[0].into(),
+    ];
+    let items: Vec<Item<'_>> = texts.iter().map(|t| Item::paragraph(t, 0, 1)).collect();
+    for method in [Method::Simhash, Method::SimhashBlocks, Method::PSimhash] {
+        let index = SeedIndex::build(method, &f, &items);
+        assert_eq!(index.item(0), &Print::Empty, "{}", method.name());
+        assert_eq!(similarity(method, index.item(0), index.item(1)), 0.0);
+        assert!(index.search(index.item(1), 0.0, 10, |_| false).is_empty());
     }
 }
 
