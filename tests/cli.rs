@@ -402,6 +402,37 @@ fn extract_shows_paragraphs_and_env_var_selects_the_library() {
         .map(|p| p["text"].as_str().unwrap())
         .collect();
     assert_eq!(texts, [ZH_1, EN_1]);
+    let kinds: Vec<&str> = v["paragraphs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["body", "body"]);
+    // A plain text's heading and references section, as `extract --json` shows them.
+    let t = s.write(
+        "thesis.txt",
+        format!(
+            "第一章 绪论\n\n{ZH_1}\n\n参考文献\n\n[1] 张三. 软件包维护研究[J]. 计算机学报, 2020.\n"
+        ),
+    );
+    let v: Value =
+        serde_json::from_str(&s.ok(&["extract", t.to_str().unwrap(), "--json"])).unwrap();
+    let p = v["paragraphs"].as_array().unwrap();
+    let kinds: Vec<(&str, Option<u64>)> = p
+        .iter()
+        .map(|p| (p["kind"].as_str().unwrap(), p["level"].as_u64()))
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            ("heading", Some(1)),
+            ("body", None),
+            ("heading", Some(1)),
+            ("reference", None)
+        ],
+        "{v}"
+    );
 
     let lib = s.path("env-library.sqlite");
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_tongwen"))
