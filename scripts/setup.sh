@@ -5,6 +5,8 @@
 # WebKitWebDriver for the GUI tests, Noto CJK so Chinese text renders, python3 for the eval-dev scorer.
 TONGWEN_PACKAGES=(build-essential pkg-config python3 libwebkit2gtk-4.1-dev xvfb xauth
   webkit2gtk-driver fonts-noto-cjk)
+# The test suite also starts a throw-away PostgreSQL 15 server (scripts/postgres.sh).
+TONGWEN_TEST_PACKAGES=(postgresql-15)
 
 ensure_packages() {
   local missing=()

@@ -7,6 +7,7 @@ mod cross_script;
 mod eval_dev;
 mod extract;
 mod patchwriting;
+mod postgres_server;
 mod quotes;
 mod seeds;
 mod util;

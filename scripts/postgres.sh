@@ -1,0 +1,44 @@
+# A throw-away PostgreSQL server for the test suite (sourced by scripts/test, not run): Debian's own
+# PostgreSQL 15 binaries, a new cluster in a temporary folder, listening on 127.0.0.1 at a free port,
+# run as an unprivileged user (PostgreSQL refuses root: uid 65534 when the suite runs as root).
+#
+#   pg_start    start it; exports TONGWEN_TEST_POSTGRES=postgres://tongwen@127.0.0.1:PORT/tongwen
+#   pg_stop     stop it and remove its folder (scripts/test calls it on exit)
+
+TONGWEN_PG_DIR=""
+
+_pg_bin() {
+  ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1
+}
+
+_as_pg() {
+  if [ "$(id -u)" = 0 ]; then
+    setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"
+  else
+    "$@"
+  fi
+}
+
+pg_start() {
+  local bin port
+  bin="$(_pg_bin)"
+  [ -x "$bin/initdb" ] || { echo "PostgreSQL not found (apt-get install postgresql-15)" >&2; return 1; }
+  TONGWEN_PG_DIR="$(mktemp -d)"
+  [ "$(id -u)" = 0 ] && chown 65534:65534 "$TONGWEN_PG_DIR"
+  _as_pg "$bin/initdb" -D "$TONGWEN_PG_DIR/data" -U tongwen --auth=trust -E UTF8 --locale=C.UTF-8 \
+    >"$TONGWEN_PG_DIR/initdb.log" 2>&1 || { cat "$TONGWEN_PG_DIR/initdb.log" >&2; return 1; }
+  port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+  _as_pg "$bin/pg_ctl" -D "$TONGWEN_PG_DIR/data" -l "$TONGWEN_PG_DIR/server.log" -w -t 60 \
+    -o "-p $port -k $TONGWEN_PG_DIR -c listen_addresses=127.0.0.1" start >/dev/null \
+    || { cat "$TONGWEN_PG_DIR/server.log" >&2; return 1; }
+  _as_pg "$bin/createdb" -h 127.0.0.1 -p "$port" -U tongwen tongwen
+  export TONGWEN_TEST_POSTGRES="postgres://tongwen@127.0.0.1:$port/tongwen"
+  echo "== PostgreSQL $("$bin/postgres" --version | awk '{print $3}') on 127.0.0.1:$port"
+}
+
+pg_stop() {
+  [ -n "$TONGWEN_PG_DIR" ] || return 0
+  _as_pg "$(_pg_bin)/pg_ctl" -D "$TONGWEN_PG_DIR/data" -m fast -w stop >/dev/null 2>&1 || true
+  rm -rf "$TONGWEN_PG_DIR"
+  TONGWEN_PG_DIR=""
+}
