@@ -485,11 +485,10 @@ fn pair(
     })
 }
 
-/// The groups at `threshold`: connected components (of two or more documents) of the pairs whose larger
-/// ratio is at or above it, largest ratio first.
-pub fn clusters(run: &ClassRun, threshold: f64) -> Vec<Cluster> {
-    let n = run.documents.len();
-    let mut parent: Vec<usize> = (0..n).collect();
+/// The connected components of `n` nodes joined by `edges`: each node's label is the smallest node of
+/// its component (union–find). Used wherever pairs are grouped (class clusters, library duplicates,
+/// `eval`).
+pub fn components(n: usize, edges: impl IntoIterator<Item = (usize, usize)>) -> Vec<usize> {
     fn root(parent: &mut [usize], mut x: usize) -> usize {
         while parent[x] != x {
             parent[x] = parent[parent[x]];
@@ -497,29 +496,37 @@ pub fn clusters(run: &ClassRun, threshold: f64) -> Vec<Cluster> {
         }
         x
     }
+    let mut parent: Vec<usize> = (0..n).collect();
+    for (a, b) in edges {
+        let (x, y) = (root(&mut parent, a), root(&mut parent, b));
+        // The smaller root stays: a component's root is its smallest node.
+        parent[x.max(y)] = x.min(y);
+    }
+    (0..n).map(|x| root(&mut parent, x)).collect()
+}
+
+/// The groups at `threshold`: connected components (of two or more documents) of the pairs whose larger
+/// ratio is at or above it, largest ratio first.
+pub fn clusters(run: &ClassRun, threshold: f64) -> Vec<Cluster> {
     let strong: Vec<&Pair> = run
         .pairs
         .iter()
         .filter(|p| p.listed(threshold) && p.max_ratio() >= threshold - 1e-9)
         .collect();
-    for p in &strong {
-        let (x, y) = (root(&mut parent, p.a_index), root(&mut parent, p.b_index));
-        if x != y {
-            parent[x.max(y)] = x.min(y);
-        }
-    }
+    let label = components(
+        run.documents.len(),
+        strong.iter().map(|p| (p.a_index, p.b_index)),
+    );
     let mut groups: BTreeMap<usize, Cluster> = BTreeMap::new();
     for p in &strong {
-        let r = root(&mut parent, p.a_index);
-        let group = groups.entry(r).or_insert_with(|| Cluster {
+        let group = groups.entry(label[p.a_index]).or_insert_with(|| Cluster {
             files: Vec::new(),
             max_ratio: 0.0,
         });
         group.max_ratio = group.max_ratio.max(p.max_ratio());
     }
     for (d, doc) in run.documents.iter().enumerate() {
-        let r = root(&mut parent, d);
-        if let Some(group) = groups.get_mut(&r) {
+        if let Some(group) = groups.get_mut(&label[d]) {
             group.files.push(doc.file.clone());
         }
     }
@@ -531,6 +538,13 @@ pub fn clusters(run: &ClassRun, threshold: f64) -> Vec<Cluster> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn components_label_each_node_by_its_smallest_member() {
+        assert_eq!(components(6, [(3, 1), (4, 3), (5, 2)]), [0, 1, 2, 1, 1, 2]);
+        assert_eq!(components(3, []), [0, 1, 2]);
+        assert_eq!(components(3, [(2, 2), (2, 0)]), [0, 1, 0]);
+    }
 
     const A: &str = "软件包维护者应当定期检查错误报告，及时回复用户提出的问题，并在新版本发布之前完成全部测试工作。";
     const B: &str =

@@ -29,6 +29,7 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
+use crate::class::components;
 use crate::engine::{CheckOptions, Engine, LibraryLocation, ReadOptions};
 use crate::error::{Error, Result};
 use crate::fingerprint::Method;
@@ -403,29 +404,16 @@ fn duplicates_row(
     let truth_pairs: usize = members.values().map(|m| m.len() * (m.len() - 1) / 2).sum();
     let fn_ = truth_pairs - tp;
     // Found groups: connected components of the found pairs.
-    let mut parent: Vec<usize> = (0..groups.len()).collect();
-    fn root(parent: &mut [usize], mut x: usize) -> usize {
-        while parent[x] != x {
-            parent[x] = parent[parent[x]];
-            x = parent[x];
-        }
-        x
-    }
-    for &(a, b) in found {
-        let (ra, rb) = (root(&mut parent, a), root(&mut parent, b));
-        parent[ra.max(rb)] = ra.min(rb);
-    }
-    let mut components: BTreeMap<usize, BTreeSet<usize>> = BTreeMap::new();
-    for i in 0..groups.len() {
-        let r = root(&mut parent, i);
-        components.entry(r).or_default().insert(i);
+    let label = components(groups.len(), found.iter().copied());
+    let mut found_groups: BTreeMap<usize, BTreeSet<usize>> = BTreeMap::new();
+    for (i, &l) in label.iter().enumerate() {
+        found_groups.entry(l).or_default().insert(i);
     }
     let recovered = members
         .values()
         .filter(|m| {
-            let r = root(&mut parent, m[0]);
-            components
-                .get(&r)
+            found_groups
+                .get(&label[m[0]])
                 .is_some_and(|c| c.len() == m.len() && m.iter().all(|i| c.contains(i)))
         })
         .count();

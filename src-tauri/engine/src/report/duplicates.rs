@@ -19,7 +19,7 @@ use serde::Serialize;
 use super::html::{escape, STYLE};
 use super::{round4, Lang};
 use crate::check::Method;
-use crate::class::ClassRun;
+use crate::class::{components, ClassRun};
 
 /// What is grouped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -177,28 +177,17 @@ impl DuplicatesReport {
             n
         };
         let at = |x: &Node| nodes.binary_search(x).unwrap_or(0);
-        let mut parent: Vec<usize> = (0..nodes.len()).collect();
-        fn root(parent: &mut [usize], mut x: usize) -> usize {
-            while parent[x] != x {
-                parent[x] = parent[parent[x]];
-                x = parent[x];
-            }
-            x
-        }
-        for (a, b, _) in &edges {
-            let (ra, rb) = (root(&mut parent, at(a)), root(&mut parent, at(b)));
-            if ra != rb {
-                parent[ra.max(rb)] = ra.min(rb);
-            }
-        }
+        let label = components(nodes.len(), edges.iter().map(|(a, b, _)| (at(a), at(b))));
         let mut components: BTreeMap<usize, (Vec<Node>, Vec<Edge>)> = BTreeMap::new();
         for (i, node) in nodes.iter().enumerate() {
-            let r = root(&mut parent, i);
-            components.entry(r).or_default().0.push(*node);
+            components.entry(label[i]).or_default().0.push(*node);
         }
         for edge in &edges {
-            let r = root(&mut parent, at(&edge.0));
-            components.entry(r).or_default().1.push(*edge);
+            components
+                .entry(label[at(&edge.0)])
+                .or_default()
+                .1
+                .push(*edge);
         }
         let member = |(d, p): Node| {
             let doc = documents.get(d);

@@ -246,24 +246,24 @@ impl SeedIndex {
         let text = || item.text();
         // Signatures of no words are all alike (0): such an item matches nothing. (DRPKP keeps its
         // own rule for paragraphs without topic words; sets and signatures of nothing match nothing.)
-        if matches!(
-            self.method,
-            Method::Simhash | Method::SimhashBlocks | Method::PSimhash | Method::Verified
-        ) && word_hashes(f, &text()).is_empty()
-        {
-            return Print::Empty;
-        }
         match self.method {
             Method::PSimhash => {
                 let words = word_hashes(f, &text());
                 match &self.corpus {
-                    Some(corpus) => Print::Bits(psimhash::signature(&words, corpus)),
-                    None => Print::Bits(0),
+                    Some(corpus) if !words.is_empty() => {
+                        Print::Bits(psimhash::signature(&words, corpus))
+                    }
+                    _ => Print::Empty,
                 }
             }
             Method::SimhashBlocks => {
                 let t = text();
-                Print::BitsWords(f.simhash(&t), sorted_set(word_hashes(f, &t)))
+                let words = sorted_set(word_hashes(f, &t));
+                if words.is_empty() {
+                    Print::Empty
+                } else {
+                    Print::BitsWords(f.simhash(&t), words)
+                }
             }
             Method::Drpkp => Print::Paragraphs(
                 item.paragraphs
@@ -287,7 +287,14 @@ impl SeedIndex {
             }
             // The paragraph SimHash of 002 (and, for the verified method, the same: it has no print
             // of its own here).
-            Method::Simhash | Method::Verified => Print::Bits(f.simhash(&text())),
+            Method::Simhash | Method::Verified => {
+                let t = text();
+                if word_hashes(f, &t).is_empty() {
+                    Print::Empty
+                } else {
+                    Print::Bits(f.simhash(&t))
+                }
+            }
         }
     }
 

@@ -219,7 +219,7 @@ fn items_without_content_words_match_nothing() {
 }
 
 #[test]
-fn psimhash_is_stable_and_weighs_rare_words() {
+fn psimhash_is_stable_and_tells_paragraphs_apart() {
     let f = Fingerprinter::new();
     let (_, a) = library_index(Method::PSimhash, &f);
     let (_, b) = library_index(Method::PSimhash, &f);
