@@ -204,5 +204,7 @@ fn eval_gives_figures_by_label() {
     assert_eq!(labels["exact"]["flagged"], 1.0, "{labels}");
     assert_eq!(labels["exact"]["paragraphs"], 12);
     assert_eq!(labels["same-topic"]["flagged"], 0.0, "{labels}");
-    assert_eq!(labels["translation"]["paragraphs"], 72);
+    assert_eq!(labels["translation zh->en"]["paragraphs"], 40, "{labels}");
+    assert_eq!(labels["translation en->zh"]["paragraphs"], 32);
+    assert_eq!(labels["exact"]["right_source"], 1.0);
 }

@@ -10,4 +10,5 @@ mod patchwriting;
 mod postgres_server;
 mod quotes;
 mod seeds;
+mod translation;
 mod util;

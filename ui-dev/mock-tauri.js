@@ -340,6 +340,7 @@
     library_path: DEFAULT_LIBRARY,
     threshold: 0.3,
     language: lang === 'zh' || lang === 'en' ? lang : null,
+    translation: true,
   };
   const stale = new Map(); // library path → paragraphs fingerprinted by an older Tongwen
   const paragraphsOf = (docs) => docs.reduce((n, d) => n + d.paragraphs, 0);
@@ -618,7 +619,8 @@
 
     async settings_set(args) {
       const isSettings = (v) =>
-        v && typeof v.library_path === 'string' && isRatio(v.threshold) && [null, 'zh', 'en'].includes(v.language);
+        v && typeof v.library_path === 'string' && isRatio(v.threshold) && [null, 'zh', 'en'].includes(v.language) &&
+        [undefined, true, false].includes(v.translation);
       expectArgs('settings_set', args, { settings: isSettings });
       const next = args.settings;
       if (!next.library_path.endsWith('.sqlite')) {
@@ -629,7 +631,10 @@
         };
       }
       if (!libraries.has(next.library_path)) libraries.set(next.library_path, []);
-      settings = { library_path: next.library_path, threshold: next.threshold, language: next.language };
+      settings = {
+        library_path: next.library_path, threshold: next.threshold, language: next.language,
+        translation: next.translation !== false,
+      };
       return { ...settings };
     },
 

@@ -22,6 +22,13 @@ pub struct Settings {
     pub threshold: f64,
     /// "zh", "en", or null to follow the system language.
     pub language: Option<String>,
+    /// Look for copies by translation (Chinese ↔ English) when checking.
+    #[serde(default = "yes")]
+    pub translation: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 /// Everything the commands share.
@@ -63,6 +70,7 @@ impl AppState {
                     .to_string(),
                 threshold: Method::default().default_threshold(),
                 language: None,
+                translation: true,
             });
         Ok(AppState {
             engine: Mutex::new(Arc::new(engine_for(&settings.library_path))),

@@ -202,6 +202,8 @@ const en = {
   'report.compare': 'Compare',
   'report.matchedSources': 'Matching library paragraphs',
   'report.chip': '¶ {n} · {similarity}',
+  'report.translationBadge': 'translation',
+  'report.translated': 'of which by translation: {share}',
   'report.passageNote': 'Copied passages below the threshold: counted in the ratio, not flagged.',
   'report.docError': 'This submission could not be read',
   'report.withoutQuotes': 'Without quotations and references',
@@ -237,6 +239,8 @@ const en = {
   'compare.showing': 'Marked: passages copied from “{title}”',
   'compare.matchMeta': 'paragraph {n} · {similarity} similar',
   'compare.crossScript': 'Traditional ↔ Simplified: the copy was converted to the other script',
+  'compare.crossLanguage':
+    'Translation: this paragraph translates the source (English ↔ Chinese); matching sentences share a colour',
   'compare.noMatches': 'No library paragraph reaches the threshold.',
 
   'class.title': 'Class comparison',
@@ -298,6 +302,9 @@ const en = {
   'settings.threshold': 'Default threshold for new checks',
   'settings.thresholdHint':
     'The share of a paragraph that must be copied from one library paragraph before it is flagged. The slider in a report changes it for that report only.',
+  'settings.translation': 'Look for copies by translation (Chinese ↔ English)',
+  'settings.translationHint':
+    'Also finds paragraphs translated from a library document in the other language. Applies from the next check.',
   'settings.libraryPath': 'Library location',
   'settings.libraryHint': 'The library is one SQLite file. Choosing another file opens (or creates) that library.',
   'settings.browse': 'Choose folder…',
@@ -488,6 +495,8 @@ const zh = {
   'report.compare': '对照',
   'report.matchedSources': '相似的文库段落',
   'report.chip': '第 {n} 段 · {similarity}',
+  'report.translationBadge': '翻译',
+  'report.translated': '其中翻译：{share}',
   'report.passageNote': '低于阈值的复制片段：计入复制比，不标红。',
   'report.docError': '无法读取这篇待查文档',
   'report.withoutQuotes': '去除引用文献复制比',
@@ -523,6 +532,7 @@ const zh = {
   'compare.showing': '已标出：复制自“{title}”的片段',
   'compare.matchMeta': '第 {n} 段 · 相似度 {similarity}',
   'compare.crossScript': '繁简转换：抄袭时转换了字体（繁体 ↔ 简体）',
+  'compare.crossLanguage': '翻译抄袭：本段译自来源（中英互译），对应的句子颜色相同',
   'compare.noMatches': '没有文库段落达到阈值。',
 
   'class.title': '班级互查',
@@ -580,6 +590,8 @@ const zh = {
   'settings.languageSystem': '跟随系统',
   'settings.threshold': '新查重的默认阈值',
   'settings.thresholdHint': '段落中复制自同一文库段落的比例达到该值时标记为疑似抄袭。报告中的滑块只改变该报告。',
+  'settings.translation': '查找翻译抄袭（中英互译）',
+  'settings.translationHint': '同时查找译自另一种语言文库文档的段落。从下一次查重起生效。',
   'settings.libraryPath': '文库位置',
   'settings.libraryHint': '文库是一个 SQLite 文件。选择其他文件将打开（或新建）该文库。',
   'settings.browse': '选择文件夹…',

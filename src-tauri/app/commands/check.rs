@@ -39,9 +39,14 @@ fn check_paths<R: Runtime>(
 ) -> CommandResult<Report> {
     let state = app.state::<AppState>();
     state.cancel.store(false, Ordering::Relaxed);
+    let (threshold, translation) = {
+        let settings = lock(&state.settings)?;
+        (settings.threshold, settings.translation)
+    };
     let options = CheckOptions {
-        threshold: Some(lock(&state.settings)?.threshold),
+        threshold: Some(threshold),
         author,
+        translation,
         ..CheckOptions::default()
     };
     let run = state

@@ -6,7 +6,8 @@
 //!    rounds and each keeps its best, so the floor and the ingest see the same state of the machine.
 //! 2. Check: a library of the corpus's real paragraphs grown with synthetic paragraphs to each size; a
 //!    200-paragraph submission checked cold (open the library, load and index the fingerprints, check)
-//!    and warm (index in memory), verification included. Sizes above `--sqlite-max` are built in memory
+//!    and warm (index in memory), verification included, each warm check beside the same check without
+//!    the translation search (Chinese ↔ English), run in turn. Sizes above `--sqlite-max` are built in memory
 //!    from the largest SQLite library's prints plus synthetic ones (no cold figure).
 //!
 //! Synthetic paragraphs: see `tongwen_bench::synthetic`. Run it on a release build:
@@ -329,6 +330,14 @@ fn main() -> Result<ExitCode> {
             assert!(n > 0);
             Ok(t.elapsed())
         }))?;
+        // Everything stored per paragraph in one pass (SimHash, shingles, concept keys): what the
+        // concept keys add is this minus the SimHash and shingles alone.
+        let t_stored = best(Box::new(|| {
+            let t = Instant::now();
+            let n: usize = texts.iter().map(|p| fp.paragraph(p).concepts.len()).sum();
+            assert!(n > 0);
+            Ok(t.elapsed())
+        }))?;
         let prepared: Vec<NewDocument> = zh_files
             .iter()
             .zip(&docs)
@@ -346,8 +355,20 @@ fn main() -> Result<ExitCode> {
             }
             Ok(t.elapsed())
         }))?;
-        println!("\nIngest stages, 1 thread, Chinese .txt (ms): extract {:.1}, words (normalise + cut + filter) {:.1}, SimHash (words + weights) {:.1}, shingles {:.1}, SQLite write {:.1}; jieba cut {:.1}",
-            ms(t_extract), ms(t_words), ms(t_simhash), ms(t_shingles), ms(t_write), ms(jieba_zh));
+        println!("\nIngest stages, 1 thread, Chinese .txt (ms): extract {:.1}, words (normalise + cut + filter) {:.1}, SimHash (words + weights) {:.1}, shingles {:.1}, all stored fingerprints in one pass {:.1} (concept keys: {:.1}), SQLite write {:.1}; jieba cut {:.1}",
+            ms(t_extract), ms(t_words), ms(t_simhash), ms(t_shingles), ms(t_stored),
+            ms(t_stored.saturating_sub(t_simhash + t_shingles)), ms(t_write), ms(jieba_zh));
+        // The lexicon, loaded once per process (decompress, parse, stem the glosses).
+        let before = resident();
+        let t = Instant::now();
+        let lexicon = tongwen_engine::crosslang::Lexicon::load();
+        let load = t.elapsed();
+        println!(
+            "Lexicon (CC-CEDICT, {} headwords): loaded in {:.0} ms, {:.0} MB resident",
+            lexicon.len(),
+            ms(load),
+            mb(resident().saturating_sub(before))
+        );
     }
 
     // ---- 2. Check -------------------------------------------------------------------------------
@@ -373,12 +394,17 @@ fn main() -> Result<ExitCode> {
     let real_chars = lib.totals()?.chars as usize;
     let mut synthetic = Synthetic::new(real_keys);
     let settings = CheckSettings::default();
+    // The baseline of the translation search's cost: the same check without it.
+    let same_language = CheckSettings {
+        translation: None,
+        ..settings
+    };
     println!(
         "\n## Check: {} paragraphs ({sub_chars} characters) against libraries of {real_n} real paragraphs plus synthetic ones",
         submission.len()
     );
-    println!("| library paragraphs | first open: build + save index (ms) | open: library + saved index (ms) | cold: open + check (ms) | warm check (ms) | flagged | fingerprint index B/paragraph | shortlist postings B/paragraph | resident MB (index) | on disk B/paragraph |");
-    println!("|---|---|---|---|---|---|---|---|---|---|");
+    println!("| library paragraphs | first open: build + save index (ms) | open: library + saved index (ms) | cold: open + check (ms) | warm check (ms) | same-language only (ms) | ratio | flagged (by translation) | fingerprint index B/paragraph | shortlist postings B/paragraph | resident MB (index) | on disk B/paragraph |");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|");
     let mut points: Vec<(usize, f64)> = Vec::new();
     let mut in_sqlite = real_n;
     let mut doc_no = 0usize;
@@ -433,15 +459,24 @@ fn main() -> Result<ExitCode> {
             (None, Index::from_flat(flat), None)
         };
         let checker = Checker::new(&lib, &index, &fp, settings);
-        let mut times = Vec::new();
-        let mut flagged = 0;
+        let baseline = Checker::new(&lib, &index, &fp, same_language);
+        let (mut times, mut base_times) = (Vec::new(), Vec::new());
+        let (mut flagged, mut translated) = (0, 0);
         for _ in 0..args.repeat.max(1) {
+            let t = Instant::now();
+            baseline.check(&submission)?;
+            base_times.push(t.elapsed());
             let t = Instant::now();
             let r = checker.check(&submission)?;
             times.push(t.elapsed());
-            flagged = r
+            let best = |p: &tongwen_engine::check::ParagraphResult| {
+                p.matches.first().filter(|m| m.similarity >= 0.3).cloned()
+            };
+            flagged = r.iter().filter_map(best).count();
+            translated = r
                 .iter()
-                .filter(|p| p.matches.first().is_some_and(|m| m.similarity >= 0.3))
+                .filter_map(best)
+                .filter(|m| m.cross_language)
                 .count();
         }
         assert!(
@@ -449,14 +484,17 @@ fn main() -> Result<ExitCode> {
             "the submission copies from the corpus: something must be flagged"
         );
         let warm = median(times);
+        let base = median(base_times);
         points.push((size, ms(warm)));
         let m = index.memory();
         println!(
-            "| {size} | {} | {} | {} | {:.1} | {flagged} | {:.0} | {:.0} | {} | {} |",
+            "| {size} | {} | {} | {} | {:.1} | {:.1} | {:.2} | {flagged} ({translated}) | {:.0} | {:.0} | {} | {} |",
             cold.map_or("–".into(), |(d, ..)| format!("{:.0}", ms(d))),
             cold.map_or("–".into(), |(_, d, ..)| format!("{:.0}", ms(d))),
             cold.map_or("–".into(), |(_, _, d, _)| format!("{:.0}", ms(d))),
             ms(warm),
+            ms(base),
+            ms(warm) / ms(base).max(1e-9),
             m.fingerprints as f64 / size as f64,
             m.postings as f64 / size as f64,
             cold.map_or("–".into(), |(.., rss)| format!("{:.0}", mb(rss))),

@@ -1,11 +1,12 @@
 //! Synthetic library paragraphs for the benchmarks (`tongwen-bench`, `cargo bench -p tongwen-bench`), so
 //! a library can be grown to millions of paragraphs from a small real corpus, identically on every run.
 //!
-//! A synthetic paragraph has a random SimHash and as many winnowed shingle keys as a real paragraph
-//! drawn at random, 90% of them random and 10% taken from that real paragraph, so keys common in real
-//! text get long posting lists as the library grows. Its text is a placeholder, never shortlisted by
+//! A synthetic paragraph has a random SimHash and as many winnowed shingle keys and concept keys (of the
+//! same language) as a real paragraph drawn at random, 90% of them random and 10% taken from that real
+//! paragraph, so keys common in real text get long posting lists as the library grows. Its text is a placeholder, never shortlisted by
 //! real text except through those shared keys.
 
+use tongwen_engine::crosslang::CONCEPT_BIT;
 use tongwen_engine::extract::{BlockKind, Format};
 use tongwen_engine::library::{NewDocument, NewParagraph};
 
@@ -42,10 +43,15 @@ impl Synthetic {
         let len = self.real.get(model).map_or(0, Vec::len);
         let mut keys: Vec<u32> = (0..len)
             .map(|i| {
+                let real = self.real[model][i];
                 if self.below(10) == 0 {
-                    self.real[model][i]
+                    real
+                } else if real & CONCEPT_BIT == 0 {
+                    // A shingle key: 31 bits.
+                    self.next_u64() as u32 & !CONCEPT_BIT
                 } else {
-                    self.next_u64() as u32
+                    // A concept key of the real paragraph's language.
+                    (real & 0xC000_0000) | (self.next_u64() as u32 & 0x3FFF_FFFF)
                 }
             })
             .collect();

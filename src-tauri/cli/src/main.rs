@@ -147,6 +147,14 @@ struct CheckArgs {
     /// The writer: text of library documents by this author is their own earlier work (kind own)
     #[arg(long)]
     author: Option<String>,
+    /// Do not look for copies by translation (Chinese ↔ English), which the verified method does by
+    /// default when the library holds both languages
+    #[arg(long)]
+    no_translation: bool,
+    /// Report a copy by translation when at least this share of the paragraph translates the source
+    /// [default: 0.45]
+    #[arg(long)]
+    translation_threshold: Option<f64>,
     #[arg(long)]
     encoding: Option<String>,
     /// Language of the HTML and text reports
@@ -679,6 +687,8 @@ fn check_cmd(engine: &Engine, args: CheckArgs) -> Result<ExitCode> {
             })
             .collect(),
         author: args.author,
+        translation: !args.no_translation,
+        translation_threshold: args.translation_threshold,
         read: ReadOptions {
             encoding: args.encoding,
         },

@@ -22,7 +22,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::check::{CheckSettings, Checker, Index, Method, ParagraphResult};
+use crate::check::{CheckSettings, Checker, Index, Method, ParagraphResult, TRANSLATION_THRESHOLD};
 use crate::class::{self, ClassRun, Submission};
 use crate::error::{Error, Result};
 use crate::extract::{self, discover, Block, ExtractOptions, Extracted};
@@ -106,6 +106,12 @@ pub struct CheckOptions {
     /// The writer: text of library documents with this author is their own earlier work (kind `own`,
     /// excluded with `own`).
     pub author: Option<String>,
+    /// Search for copies by translation (Chinese ↔ English); on by default, and it finds something
+    /// only when the library holds paragraphs of the other language.
+    pub translation: bool,
+    /// A translated copy is reported at or above this share of the paragraph; `None` takes
+    /// [`TRANSLATION_THRESHOLD`].
+    pub translation_threshold: Option<f64>,
     pub read: ReadOptions,
 }
 
@@ -119,6 +125,8 @@ impl Default for CheckOptions {
             min_match_words: DEFAULT_MIN_MATCH_WORDS,
             exclude: Vec::new(),
             author: None,
+            translation: true,
+            translation_threshold: None,
             read: ReadOptions::default(),
         }
     }
@@ -146,6 +154,13 @@ impl CheckOptions {
     /// Validate every setting and turn them into the checker's settings.
     fn validate(&self) -> Result<(CheckSettings, ExtractOptions)> {
         validate_threshold(self.threshold())?;
+        let translation = self.translation_threshold.unwrap_or(TRANSLATION_THRESHOLD);
+        if !(0.0..=1.0).contains(&translation) || translation == 0.0 {
+            return Err(Error::InvalidSetting {
+                name: "translation-threshold",
+                reason: format!("must be above 0 and at most 1 (got {translation})"),
+            });
+        }
         // `top` may be 0: paragraphs are then flagged and counted with no match listed.
         for (name, value) in [
             ("min-match-chars", self.min_match_chars),
@@ -160,6 +175,7 @@ impl CheckOptions {
         }
         let mut settings = CheckSettings {
             method: self.method,
+            translation: self.translation.then_some(translation),
             ..CheckSettings::default()
         };
         settings.align.cjk.min_match = self.min_match_chars;

@@ -106,6 +106,10 @@ struct TruthQuery {
 pub struct LabelFigures {
     pub paragraphs: usize,
     pub flagged: f64,
+    /// Copied labels whose truth names the sources: the share of flagged paragraphs whose best match
+    /// is in one of them (by file name).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub right_source: Option<f64>,
 }
 
 #[derive(Deserialize)]
@@ -114,8 +118,28 @@ struct TruthParagraph {
     copied: bool,
     #[serde(default)]
     obfuscation: Option<String>,
+    /// A translation's direction (`zh->en`: a Chinese paragraph translated from English); labels are
+    /// then `obfuscation direction`.
+    #[serde(default)]
+    direction: Option<String>,
+    #[serde(default)]
+    sources: Vec<TruthSource>,
     #[serde(default = "yes")]
     scored: bool,
+}
+
+#[derive(Deserialize)]
+struct TruthSource {
+    library_file: String,
+}
+
+/// A scored truth paragraph as checked: copied, best similarity, label, and whether the best match is
+/// one of its truth sources (`None` when the truth names none).
+struct Scored {
+    copied: bool,
+    similarity: f64,
+    label: String,
+    right_source: Option<bool>,
 }
 
 fn yes() -> bool {
@@ -275,20 +299,25 @@ pub fn evaluate(
         let ms = start.elapsed().as_secs_f64() * 1000.0 / queries.len() as f64;
         let report = run.report();
         // Each scored truth paragraph's best similarity (0 when unmatched).
-        let best: Vec<(bool, f64, &str)> = queries
+        let best: Vec<Scored> = queries
             .iter()
             .zip(&truths)
             .flat_map(|(q, t)| best_similarities(&report, q, t))
             .collect();
         for &t in &sweep {
             let (mut tp, mut fp, mut fn_, mut tn) = (0usize, 0usize, 0usize, 0usize);
-            let mut labels: BTreeMap<String, (usize, usize)> = BTreeMap::new();
-            for &(copied, s, label) in &best {
-                let hit = s >= t - 1e-9 && s > 0.0;
-                let l = labels.entry(label.to_string()).or_default();
+            // label -> (paragraphs, flagged, flagged with a named source, of which the right one)
+            let mut labels: BTreeMap<String, (usize, usize, usize, usize)> = BTreeMap::new();
+            for b in &best {
+                let hit = b.similarity >= t - 1e-9 && b.similarity > 0.0;
+                let l = labels.entry(b.label.clone()).or_default();
                 l.0 += 1;
                 l.1 += usize::from(hit);
-                match (copied, hit) {
+                if let (true, true, Some(right)) = (hit, b.copied, b.right_source) {
+                    l.2 += 1;
+                    l.3 += usize::from(right);
+                }
+                match (b.copied, hit) {
                     (true, true) => tp += 1,
                     (false, true) => fp += 1,
                     (true, false) => fn_ += 1,
@@ -298,12 +327,13 @@ pub fn evaluate(
             let mut r = row(method, t, (tp, fp, fn_, tn), None, ms);
             r.by_label = labels
                 .into_iter()
-                .map(|(label, (n, hit))| {
+                .map(|(label, (n, hit, named, right))| {
                     (
                         label,
                         LabelFigures {
                             paragraphs: n,
                             flagged: ratio(hit, n),
+                            right_source: (named > 0).then(|| ratio(right, named)),
                         },
                     )
                 })
@@ -326,12 +356,8 @@ pub fn evaluate(
     })
 }
 
-/// (copied, best similarity) of each scored paragraph of one query.
-fn best_similarities<'t>(
-    report: &Report,
-    query: &Path,
-    truth: &'t TruthQuery,
-) -> Vec<(bool, f64, &'t str)> {
+/// Each scored paragraph of one query as checked.
+fn best_similarities(report: &Report, query: &Path, truth: &TruthQuery) -> Vec<Scored> {
     let document = report
         .documents
         .iter()
@@ -342,34 +368,70 @@ fn best_similarities<'t>(
                 .iter()
                 .find(|d| Path::new(&d.file).file_name() == query.file_name())
         });
-    let paragraphs: Vec<(String, String, f64)> = document
+    // (exact key, loose key, best similarity, its source's file name)
+    let paragraphs: Vec<(String, String, f64, Option<String>)> = document
         .map(|d| {
             d.paragraphs
                 .iter()
                 .map(|p| {
-                    let best = p.matches.iter().map(|m| m.similarity).fold(0.0, f64::max);
-                    (exact_key(&p.text), loose_key(&p.text), best)
+                    let best = p
+                        .matches
+                        .iter()
+                        .max_by(|a, b| a.similarity.total_cmp(&b.similarity));
+                    (
+                        exact_key(&p.text),
+                        loose_key(&p.text),
+                        best.map_or(0.0, |m| m.similarity),
+                        best.map(|m| file_name(&m.source_path)),
+                    )
                 })
                 .collect()
         })
         .unwrap_or_default();
-    let by_exact: HashMap<&str, f64> = paragraphs.iter().map(|p| (p.0.as_str(), p.2)).collect();
-    let by_loose: HashMap<&str, f64> = paragraphs.iter().map(|p| (p.1.as_str(), p.2)).collect();
+    let by_exact: HashMap<&str, usize> = paragraphs
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (p.0.as_str(), i))
+        .collect();
+    let by_loose: HashMap<&str, usize> = paragraphs
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (p.1.as_str(), i))
+        .collect();
     truth
         .paragraphs
         .iter()
         .enumerate()
         .filter(|(_, p)| p.scored)
         .map(|(i, p)| {
-            let s = by_exact
+            let found = by_exact
                 .get(exact_key(&p.text).as_str())
                 .or_else(|| by_loose.get(loose_key(&p.text).as_str()))
                 .copied()
-                .or_else(|| paragraphs.get(i).map(|p| p.2))
-                .unwrap_or(0.0);
-            (p.copied, s, p.obfuscation.as_deref().unwrap_or("clean"))
+                .or((i < paragraphs.len()).then_some(i))
+                .map(|j| &paragraphs[j]);
+            let obfuscation = p.obfuscation.as_deref().unwrap_or("clean");
+            Scored {
+                copied: p.copied,
+                similarity: found.map_or(0.0, |f| f.2),
+                label: match &p.direction {
+                    Some(d) => format!("{obfuscation} {d}"),
+                    None => obfuscation.to_string(),
+                },
+                right_source: (!p.sources.is_empty()).then(|| {
+                    found.and_then(|f| f.3.as_deref()).is_some_and(|name| {
+                        p.sources.iter().any(|s| file_name(&s.library_file) == name)
+                    })
+                }),
+            }
         })
         .collect()
+}
+
+fn file_name(path: &str) -> String {
+    Path::new(path)
+        .file_name()
+        .map_or_else(|| path.to_string(), |n| n.to_string_lossy().into_owned())
 }
 
 fn exact_key(text: &str) -> String {
@@ -523,7 +585,13 @@ impl EvalReport {
                 let labels: Vec<String> = r
                     .by_label
                     .iter()
-                    .map(|(l, f)| format!("{l} {:.3} ({})", f.flagged, f.paragraphs))
+                    .map(|(l, f)| match f.right_source {
+                        Some(r) => format!(
+                            "{l} {:.3} ({}; right source {r:.3})",
+                            f.flagged, f.paragraphs
+                        ),
+                        None => format!("{l} {:.3} ({})", f.flagged, f.paragraphs),
+                    })
                     .collect();
                 out += &format!("{:<15} {}\n", r.method, labels.join(", "));
             }

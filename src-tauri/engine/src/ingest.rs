@@ -45,7 +45,7 @@ pub fn prepare(
                 level: b.level,
                 chars: print.chars,
                 simhash: print.simhash,
-                shingles: print.shingles,
+                shingles: print.index_keys(),
             }
         })
         .collect();

@@ -1,8 +1,8 @@
 //! The engine's imports run one way, along the data's way:
 //!
 //! ```text
-//! extract → error → files | text → fingerprint → library | seeds → ingest | check → class → report
-//!   → engine → eval
+//! extract → error → files | text → crosslang → fingerprint → library | seeds → ingest | check → class
+//!   → report → engine → eval
 //! ```
 //!
 //! A module may name (through `crate::…`) only modules to its left; `ingest` (the write path) and `check`
@@ -19,16 +19,16 @@ const LAYERS: &[(&str, u32)] = &[
     ("error", 1),
     ("files", 2),
     ("text", 2),
-    ("fingerprint", 3),
     ("crosslang", 3),
-    ("library", 4),
-    ("seeds", 4),
-    ("ingest", 5),
-    ("check", 5),
-    ("class", 6),
-    ("report", 7),
-    ("engine", 8),
-    ("eval", 9),
+    ("fingerprint", 4),
+    ("library", 5),
+    ("seeds", 5),
+    ("ingest", 6),
+    ("check", 6),
+    ("class", 7),
+    ("report", 8),
+    ("engine", 9),
+    ("eval", 10),
 ];
 
 /// Names the crate root re-exports or defines, and the module each belongs to (`None`: the root itself,

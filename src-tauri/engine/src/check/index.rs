@@ -14,6 +14,9 @@ use rustc_hash::FxHashMap;
 use crate::fingerprint::hamming;
 use crate::library::FlatPrints;
 
+/// Postings the cross-language shortlist reads per paragraph at most (its rarest keys first).
+pub const RARE_POSTINGS_BUDGET: usize = 4096;
+
 /// Position of a paragraph in the index.
 pub type Slot = u32;
 
@@ -212,6 +215,12 @@ impl Index {
         (self.len() / 100).max(1_000)
     }
 
+    /// A concept held by more paragraphs than this (0.5% of the library, at least 100) is too common to
+    /// say where a translation came from; the cross-language shortlist skips it.
+    fn rare_limit(&self) -> usize {
+        (self.len() / 200).max(100)
+    }
+
     /// The `n` paragraphs sharing the most shingle keys with `keys` (at least `min_shared`), most first,
     /// ties by slot; paragraphs of document `exclude` are left out.
     pub fn shortlist(
@@ -234,6 +243,63 @@ impl Index {
         }
         let mut out: Vec<(Slot, u32)> = counts
             .into_iter()
+            .filter(|&(slot, shared)| {
+                shared >= min_shared && exclude != Some(self.document_ids[slot as usize])
+            })
+            .collect();
+        out.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        out.truncate(n);
+        out
+    }
+
+    /// Stored keys in `[lo, hi]` (a whole range of the key space, such as one language's concept keys).
+    pub fn keys_in_range(&self, lo: u32, hi: u32) -> usize {
+        if self.keys.is_empty() {
+            return 0;
+        }
+        let (bl, bh) = ((lo >> self.shift) as usize, (hi >> self.shift) as usize);
+        let (start, end) = (self.buckets[bl] as usize, self.buckets[bh + 1] as usize);
+        let slice = &self.keys[start..end];
+        slice.partition_point(|&k| k <= hi) - slice.partition_point(|&k| k < lo)
+    }
+
+    /// The cross-language shortlist: the paragraphs holding the most of `keys` (concept keys of the
+    /// other language), looking up at most `lookups` of them, rarest first, and none held by more than
+    /// 0.5% of the library (at least 100), and no more keys once [`RARE_POSTINGS_BUDGET`] postings are
+    /// read; at least `min_shared`, most first, at most `n`, ties by slot; paragraphs of document
+    /// `exclude` left out.
+    pub fn shortlist_rare(
+        &self,
+        keys: &[u32],
+        lookups: usize,
+        min_shared: u32,
+        n: usize,
+        exclude: Option<i64>,
+    ) -> Vec<(Slot, u32)> {
+        let limit = self.rare_limit();
+        let mut lists: Vec<&[Slot]> = keys
+            .iter()
+            .map(|&k| self.postings(k))
+            .filter(|p| !p.is_empty() && p.len() <= limit)
+            .collect();
+        lists.sort_by_key(|p| p.len());
+        lists.truncate(lookups);
+        // Rarest first, within a budget of postings read.
+        let mut read = 0;
+        let within = lists
+            .iter()
+            .take_while(|l| {
+                read += l.len();
+                read <= RARE_POSTINGS_BUDGET
+            })
+            .count();
+        lists.truncate(within.max(1));
+        // Count by sorting: each key's slots are distinct, so a run of one slot is its shared keys.
+        let mut all: Vec<Slot> = lists.iter().flat_map(|l| l.iter().copied()).collect();
+        all.sort_unstable();
+        let mut out: Vec<(Slot, u32)> = all
+            .chunk_by(|a, b| a == b)
+            .map(|run| (run[0], run.len() as u32))
             .filter(|&(slot, shared)| {
                 shared >= min_shared && exclude != Some(self.document_ids[slot as usize])
             })
@@ -302,6 +368,40 @@ mod tests {
         );
         assert_eq!(index.paragraph_id(2), 102);
         assert_eq!(index.memory().keys, 10);
+    }
+
+    #[test]
+    fn the_rare_shortlist_counts_the_rarest_keys_and_skips_common_ones() {
+        // 300 paragraphs: key 1 is in every one (too common: more than 100), keys 10..20 in paragraph
+        // 0, keys 10..15 also in paragraph 1, key 10 also in paragraph 2.
+        let mut lists: Vec<Vec<u32>> = vec![vec![1]; 300];
+        lists[0].extend(10..20);
+        lists[1].extend(10..15);
+        lists[2].push(10);
+        let refs: Vec<&[u32]> = lists.iter().map(Vec::as_slice).collect();
+        let index = Index::from_flat(flat(&refs));
+        let keys: Vec<u32> = [1].into_iter().chain(10..20).collect();
+        assert_eq!(
+            index.shortlist_rare(&keys, 32, 2, 10, None),
+            vec![(0, 10), (1, 5)]
+        );
+        assert_eq!(index.shortlist_rare(&keys, 32, 1, 10, None).len(), 3);
+        // Lookups are the rarest first: the five keys only paragraph 0 holds.
+        assert_eq!(index.shortlist_rare(&keys, 5, 1, 10, None), vec![(0, 5)]);
+        // Every paragraph is in document 1.
+        assert!(index.shortlist_rare(&keys, 32, 1, 10, Some(1)).is_empty());
+    }
+
+    #[test]
+    fn keys_are_counted_by_range_of_the_key_space() {
+        let index = Index::from_flat(flat(&[
+            &[1, 0x8000_0001, 0xC000_0005],
+            &[2, 0xC000_0006, 0xFFFF_FFFF],
+        ]));
+        assert_eq!(index.keys_in_range(0, 0x7FFF_FFFF), 2);
+        assert_eq!(index.keys_in_range(0x8000_0000, 0xBFFF_FFFF), 1);
+        assert_eq!(index.keys_in_range(0xC000_0000, 0xFFFF_FFFF), 3);
+        assert_eq!(Index::default().keys_in_range(0, u32::MAX), 0);
     }
 
     #[test]

@@ -20,6 +20,7 @@
 pub mod align;
 pub mod index;
 mod index_file;
+pub mod translation;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -36,6 +37,7 @@ use crate::text::{units, Unit};
 pub use crate::fingerprint::Method;
 pub use align::{AlignParams, AlignSettings};
 pub use index::Index;
+pub use translation::TRANSLATION_THRESHOLD;
 
 /// Shortlist pruning: a candidate is verified only if it shares at least `1 / BEST_SHARED_RATIO` as many
 /// keys as the paragraph's best candidate ...
@@ -58,6 +60,9 @@ pub struct CheckSettings {
     /// Matches kept per submission paragraph (before the report's threshold and `--top`).
     pub keep: usize,
     pub align: AlignSettings,
+    /// Copies by translation (Chinese ↔ English, [`translation`]): reported at or above this share;
+    /// `None` turns the search off. Only [`Method::Verified`] searches.
+    pub translation: Option<f64>,
 }
 
 impl Default for CheckSettings {
@@ -67,6 +72,7 @@ impl Default for CheckSettings {
             candidates: 32,
             keep: 10,
             align: AlignSettings::default(),
+            translation: Some(TRANSLATION_THRESHOLD),
         }
     }
 }
@@ -97,6 +103,9 @@ pub struct Match {
     /// Hamming distance between the two paragraph SimHashes.
     pub hamming: u32,
     pub extent: Extent,
+    /// A translation (Chinese ↔ English): the spans are the aligned sentences and the similarity the
+    /// share of the paragraph in them.
+    pub cross_language: bool,
 }
 
 impl Match {
@@ -388,14 +397,10 @@ impl<'a> Checker<'a> {
                         similarity: verdict.similarity,
                         hamming: hamming(print, index.simhash(slot)),
                         extent: verdict.extent,
+                        cross_language: false,
                     })
                     .collect();
-                matches.sort_by(|a, b| {
-                    b.similarity
-                        .total_cmp(&a.similarity)
-                        .then(a.hamming.cmp(&b.hamming))
-                        .then(a.source.paragraph_id.cmp(&b.source.paragraph_id))
-                });
+                sort_matches(&mut matches);
                 matches.truncate(keep);
                 ParagraphResult {
                     text: text.clone(),
@@ -403,9 +408,33 @@ impl<'a> Checker<'a> {
                     matches,
                 }
             })
-            .collect();
+            .collect::<Vec<_>>();
+        let mut results = results;
+        if let (Method::Verified, Some(threshold)) =
+            (self.settings.method, self.settings.translation)
+        {
+            translation::add_translations(
+                self.library,
+                self.index,
+                self.fingerprinter,
+                threshold,
+                keep,
+                exclude,
+                &mut results,
+            )?;
+        }
         Ok(results)
     }
+}
+
+/// Best first: similarity, then the nearer SimHash, then the library's order.
+fn sort_matches(matches: &mut [Match]) {
+    matches.sort_by(|a, b| {
+        b.similarity
+            .total_cmp(&a.similarity)
+            .then(a.hamming.cmp(&b.hamming))
+            .then(a.source.paragraph_id.cmp(&b.source.paragraph_id))
+    });
 }
 
 impl Checker<'_> {
@@ -464,6 +493,7 @@ impl Checker<'_> {
                             similarity,
                             hamming: hamming(print, index.simhash(slot)),
                             extent: Extent::WholeParagraph,
+                            cross_language: false,
                         })
                     })
                     .collect();

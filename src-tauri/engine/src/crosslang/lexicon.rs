@@ -30,15 +30,18 @@ impl Lexicon {
     /// The embedded lexicon (CC-CEDICT), decompressed, stemmed and parsed once per process.
     pub fn embedded() -> &'static Lexicon {
         static LEXICON: OnceLock<Lexicon> = OnceLock::new();
-        LEXICON.get_or_init(|| {
-            let mut text = String::new();
-            // OK because the file is compiled into the binary and read by the tests: a failure here is
-            // a build defect, not something a user's input can cause.
-            flate2::read::GzDecoder::new(LEXICON_GZ)
-                .read_to_string(&mut text)
-                .expect("embedded lexicon is valid gzip'd UTF-8");
-            Lexicon::parse(&text)
-        })
+        LEXICON.get_or_init(Lexicon::load)
+    }
+
+    /// Decompress and parse the embedded lexicon (what [`Lexicon::embedded`] does once).
+    pub fn load() -> Lexicon {
+        let mut text = String::new();
+        // OK because the file is compiled into the binary and read by the tests: a failure here is a
+        // build defect, not something a user's input can cause.
+        flate2::read::GzDecoder::new(LEXICON_GZ)
+            .read_to_string(&mut text)
+            .expect("embedded lexicon is valid gzip'd UTF-8");
+        Lexicon::parse(&text)
     }
 
     /// Parse `headword<TAB>word word …` lines (`#` lines are comments).

@@ -1,4 +1,4 @@
-//! Copying by translation, Chinese ↔ English (issue 20; not yet part of `check`): a Chinese word stands
+//! Copying by translation, Chinese ↔ English: a Chinese word stands
 //! for the English words of its dictionary glosses, an English word for its stem, and two paragraphs of
 //! different languages are aligned sentence by sentence on the words they share that way.
 //!
@@ -16,16 +16,30 @@
 //!   [`SENTENCE_COVER`] of the other's words (a word is covered when one of its concepts is the other
 //!   sentence's); the [`translated share`](translation) of a paragraph is the share of its characters in
 //!   sentences that translate some sentence of the source.
+//! - **Index keys** ([`index_keys`]): every stored paragraph is also indexed by its concepts, so that a
+//!   paragraph of one language can shortlist library paragraphs of the other. A concept key is a `u32`
+//!   with the top bit set (shingle keys have it clear, `fingerprint::shingles`), the next bit telling the
+//!   paragraph's language (set: Chinese) and the low 30 bits the concept's top 30 bits. A Chinese word
+//!   gives its glosses' concepts when the lexicon has it with at most [`MAX_INDEXED_CONCEPTS`] of them
+//!   (more is a word of many senses, which says little); an English or Latin word its stem; stop words
+//!   and numbers nothing.
 
 pub mod lexicon;
 
-use rustc_hash::FxHashSet;
 use xxhash_rust::xxh3::xxh3_64;
 
 pub use lexicon::{stem, Lexicon};
 
 use crate::text::normalize;
 use crate::text::tokens::{is_content, Tokenizer};
+
+/// A Chinese word with more concepts than this is not indexed (see the module notes).
+pub const MAX_INDEXED_CONCEPTS: usize = 8;
+
+/// The bit every concept key has (shingle keys never do).
+pub const CONCEPT_BIT: u32 = 0x8000_0000;
+/// The bit of a concept key of a Chinese paragraph.
+const CHINESE_BIT: u32 = 0x4000_0000;
 
 /// The share of each sentence's words the other must cover for two sentences to be a translation pair.
 pub const SENTENCE_COVER: f64 = 0.5;
@@ -45,10 +59,29 @@ pub struct Sentence {
     pub end: usize,
     pub language: Language,
     /// Each content word's concepts (one for an English word or a Latin token, its glosses' for a
-    /// Chinese word); words without any are left out.
-    pub words: Vec<Vec<u64>>,
-    /// Every concept of the sentence.
-    pub concepts: FxHashSet<u64>,
+    /// Chinese word), word `i` being `keys[ends[i - 1]..ends[i]]`; words without any are left out.
+    keys: Vec<u64>,
+    ends: Vec<u32>,
+    /// Every concept of the sentence, sorted and distinct.
+    concepts: Vec<u64>,
+}
+
+impl Sentence {
+    /// Content words (with at least one concept).
+    pub fn words(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// Word `i`'s concepts.
+    pub fn word(&self, i: usize) -> &[u64] {
+        let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
+        &self.keys[start..self.ends[i] as usize]
+    }
+
+    /// Whether any word of the sentence stands for `concept`.
+    pub fn has(&self, concept: u64) -> bool {
+        self.concepts.binary_search(&concept).is_ok()
+    }
 }
 
 /// The concept key of an English stem (or a Latin token, or a number).
@@ -56,69 +89,168 @@ pub fn concept(stem: &str) -> u64 {
     xxh3_64(stem.as_bytes())
 }
 
+/// The concept keys of a paragraph of `language` (see the module notes), sorted and distinct.
+pub fn index_keys(language: Language, concepts: &[u64]) -> Vec<u32> {
+    let tag = match language {
+        Language::Chinese => CONCEPT_BIT | CHINESE_BIT,
+        Language::English => CONCEPT_BIT,
+    };
+    let mut keys: Vec<u32> = concepts.iter().map(|&c| tag | (c >> 34) as u32).collect();
+    keys.sort_unstable();
+    keys.dedup();
+    keys
+}
+
+/// The other language.
+pub fn other(language: Language) -> Language {
+    match language {
+        Language::Chinese => Language::English,
+        Language::English => Language::Chinese,
+    }
+}
+
+/// Add the concepts a (normalised, non-stop) word is indexed by to `out` (see the module notes).
+pub fn push_index_concepts(lexicon: &Lexicon, word: &str, out: &mut Vec<u64>) {
+    if word.chars().any(is_ideograph) {
+        let glosses = lexicon.translations(word);
+        if glosses.len() <= MAX_INDEXED_CONCEPTS {
+            out.extend_from_slice(glosses);
+        }
+    } else if let Some(c) = english_concept(word) {
+        out.push(c);
+    }
+}
+
+/// The concept of an English (or Latin) content word: its stem's, unless the stem is one letter.
+/// Stems are remembered per thread (a text repeats its words).
+fn english_concept(word: &str) -> Option<u64> {
+    thread_local! {
+        static CACHE: std::cell::RefCell<rustc_hash::FxHashMap<Box<str>, Option<u64>>> =
+            std::cell::RefCell::new(rustc_hash::FxHashMap::default());
+    }
+    if !is_content(word) {
+        return None;
+    }
+    CACHE.with(|cache| {
+        let mut cache = cache.borrow_mut();
+        if let Some(&c) = cache.get(word) {
+            return c;
+        }
+        let s = stem(word);
+        let c = (s.chars().count() > 1).then(|| concept(&s));
+        if cache.len() >= 1 << 16 {
+            cache.clear();
+        }
+        cache.insert(word.into(), c);
+        c
+    })
+}
+
+/// A paragraph as the cross-language comparison reads it: its language, sentences and indexed concepts,
+/// from one pass of the segmenter.
+#[derive(Debug, Clone)]
+pub struct Analysis {
+    pub language: Language,
+    pub sentences: Vec<Sentence>,
+    /// The concepts the paragraph is indexed by ([`push_index_concepts`] of every word).
+    pub concepts: Vec<u64>,
+}
+
+/// Read a paragraph (see [`Analysis`]).
+pub fn analyse(tokenizer: &Tokenizer, lexicon: &Lexicon, paragraph: &str) -> Analysis {
+    let mut concepts = Vec::new();
+    let sentences = sentences_with(tokenizer, lexicon, paragraph, Some(&mut concepts));
+    Analysis {
+        language: language_of(&normalize(paragraph)),
+        sentences,
+        concepts,
+    }
+}
+
 /// The paragraph's sentences with their concepts.
 pub fn sentences(tokenizer: &Tokenizer, lexicon: &Lexicon, paragraph: &str) -> Vec<Sentence> {
+    sentences_with(tokenizer, lexicon, paragraph, None)
+}
+
+/// [`sentences`], also collecting the words' indexed concepts into `indexed`.
+fn sentences_with(
+    tokenizer: &Tokenizer,
+    lexicon: &Lexicon,
+    paragraph: &str,
+    mut indexed: Option<&mut Vec<u64>>,
+) -> Vec<Sentence> {
+    let chars: Vec<char> = paragraph.chars().collect();
     split(paragraph)
         .into_iter()
         .filter_map(|(start, end)| {
-            let text: String = paragraph.chars().skip(start).take(end - start).collect();
+            let text: String = chars[start..end].iter().collect();
             let normalized = normalize(&text);
             let language = language_of(&normalized);
-            let mut words: Vec<Vec<u64>> = Vec::new();
+            let (mut keys, mut ends) = (Vec::new(), Vec::new());
             tokenizer.for_each_normalized_word(&normalized, |w| {
                 if tokenizer.is_stop_word(w) {
                     return;
                 }
-                let keys = word_concepts(lexicon, w);
-                if !keys.is_empty() {
-                    words.push(keys);
+                if let Some(out) = indexed.as_deref_mut() {
+                    push_index_concepts(lexicon, w, out);
+                }
+                let before = keys.len();
+                push_word_concepts(lexicon, w, &mut keys);
+                if keys.len() > before {
+                    ends.push(keys.len() as u32);
                 }
             });
-            if words.is_empty() {
+            if ends.is_empty() {
                 return None;
             }
-            let concepts = words.iter().flatten().copied().collect();
+            let mut concepts = keys.clone();
+            concepts.sort_unstable();
+            concepts.dedup();
             Some(Sentence {
                 start,
                 end,
                 language,
-                words,
+                keys,
+                ends,
                 concepts,
             })
         })
         .collect()
 }
 
-/// A word's concepts: an ideograph word's glosses (or its characters' when the lexicon lacks it), an
-/// English word's stem, a number itself.
-fn word_concepts(lexicon: &Lexicon, word: &str) -> Vec<u64> {
+/// Push a word's concepts: an ideograph word's glosses (or its characters' when the lexicon lacks it),
+/// an English word's stem.
+fn push_word_concepts(lexicon: &Lexicon, word: &str, out: &mut Vec<u64>) {
     if word.chars().any(is_ideograph) {
         let glosses = lexicon.translations(word);
         if !glosses.is_empty() {
-            return glosses.to_vec();
+            out.extend_from_slice(glosses);
+            return;
         }
-        let mut keys: Vec<u64> = word
-            .chars()
-            .flat_map(|c| lexicon.translations(c.encode_utf8(&mut [0; 4])).to_vec())
-            .collect();
-        keys.sort_unstable();
-        keys.dedup();
-        return keys;
-    }
-    if is_content(word) {
-        let s = stem(word);
-        if s.chars().count() > 1 {
-            return vec![concept(&s)];
+        let start = out.len();
+        for c in word.chars() {
+            out.extend_from_slice(lexicon.translations(c.encode_utf8(&mut [0; 4])));
         }
+        out[start..].sort_unstable();
+        let mut kept = start;
+        for i in start..out.len() {
+            if kept == start || out[kept - 1] != out[i] {
+                out[kept] = out[i];
+                kept += 1;
+            }
+        }
+        out.truncate(kept);
+    } else if let Some(c) = english_concept(word) {
+        out.push(c);
     }
-    Vec::new()
 }
 
 fn is_ideograph(c: char) -> bool {
     matches!(c as u32, 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF)
 }
 
-fn language_of(normalized: &str) -> Language {
+/// The language of a normalised text: Chinese when at least a fifth of its letters are ideographs.
+pub fn language_of(normalized: &str) -> Language {
     let (mut han, mut letters) = (0usize, 0usize);
     for c in normalized.chars() {
         if is_ideograph(c) {
@@ -174,15 +306,13 @@ pub fn split(paragraph: &str) -> Vec<(usize, usize)> {
 
 /// The share of `a`'s words that have a concept in `b`.
 pub fn cover(a: &Sentence, b: &Sentence) -> f64 {
-    if a.words.is_empty() {
+    if a.words() == 0 {
         return 0.0;
     }
-    let covered = a
-        .words
-        .iter()
-        .filter(|keys| keys.iter().any(|k| b.concepts.contains(k)))
+    let covered = (0..a.words())
+        .filter(|&i| a.word(i).iter().any(|&k| b.has(k)))
         .count();
-    covered as f64 / a.words.len() as f64
+    covered as f64 / a.words() as f64
 }
 
 /// A sentence of the submission and the source sentence it translates, with how well (the smaller of

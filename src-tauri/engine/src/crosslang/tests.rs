@@ -91,8 +91,8 @@ fn a_translation_is_found_in_both_directions_sentence_by_sentence() {
 }
 
 /// The translation set (`tests/fixtures/translation/`, `scripts/make-translation-set.py`): each paragraph
-/// compared with every library paragraph of the other language, as a check would once the shortlist
-/// exists. At a share of 0.45, translated paragraphs are found (with their true source best) at recall
+/// compared with every library paragraph of the other language: the alignment alone, without the
+/// shortlist (`tests/translation.rs` measures the whole check). At a share of 0.45 (check's default), translated paragraphs are found (with their true source best) at recall
 /// >= 0.9 in each direction, and no same-topic paragraph reaches it.
 #[test]
 fn translated_paragraphs_are_found_and_same_topic_ones_are_not() {
@@ -153,4 +153,52 @@ fn translated_paragraphs_are_found_and_same_topic_ones_are_not() {
     let false_positives = neg.iter().filter(|&&s| s >= AT).count();
     println!("same-topic: {false_positives} of {} flagged", neg.len());
     assert_eq!(false_positives, 0, "{neg:?}");
+}
+
+/// A paragraph's concept keys: tagged by its language, in the top half of the key space (shingle keys
+/// are in the bottom half); a Chinese paragraph's keys tagged as English meet its English translation's.
+#[test]
+fn concept_keys_carry_the_language_and_meet_across_a_translation() {
+    let lex = Lexicon::embedded();
+    let (zh, en) = (analyse(tok(), lex, ZH), analyse(tok(), lex, EN));
+    assert_eq!(
+        (zh.language, en.language),
+        (Language::Chinese, Language::English)
+    );
+    assert_eq!(zh.sentences.len(), 3);
+    let zh_keys = index_keys(Language::Chinese, &zh.concepts);
+    assert!(zh_keys.iter().all(|k| k >> 30 == 0b11), "{zh_keys:x?}");
+    let en_keys = index_keys(Language::English, &en.concepts);
+    assert!(en_keys.iter().all(|k| k >> 30 == 0b10));
+    assert!(
+        en_keys.windows(2).all(|w| w[0] < w[1]),
+        "sorted and distinct"
+    );
+    // What a check of the Chinese paragraph looks up among English paragraphs.
+    let looked_up = index_keys(other(zh.language), &zh.concepts);
+    let shared = looked_up.iter().filter(|k| en_keys.contains(k)).count();
+    assert!(shared >= 6, "{shared} keys shared");
+    let other_en = index_keys(Language::English, &analyse(tok(), lex, EN_OTHER).concepts);
+    let shared_other = looked_up.iter().filter(|k| other_en.contains(k)).count();
+    assert!(shared_other < shared, "{shared_other} vs {shared}");
+}
+
+#[test]
+fn ambiguous_words_stop_words_and_numbers_are_not_indexed() {
+    let lex = Lexicon::embedded();
+    let mut out = Vec::new();
+    // 包 has more than MAX_INDEXED_CONCEPTS senses ("cover, wrap, hold, include, ...").
+    assert!(lex.translations("包").len() > MAX_INDEXED_CONCEPTS);
+    push_index_concepts(lex, "包", &mut out);
+    assert!(out.is_empty());
+    push_index_concepts(lex, "2024", &mut out);
+    assert!(out.is_empty());
+    push_index_concepts(lex, "软件包", &mut out);
+    assert!(out.contains(&concept(&stem("package"))));
+    let n = out.len();
+    push_index_concepts(lex, "Packages", &mut out);
+    assert_eq!(out[n..], [concept("packag")]);
+    // Stop words never reach it: `analyse` drops them first.
+    let the = analyse(tok(), lex, "The of and.");
+    assert!(the.concepts.is_empty() && the.sentences.is_empty());
 }

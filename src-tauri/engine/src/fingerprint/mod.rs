@@ -1,6 +1,7 @@
 //! Paragraph fingerprints, as stored in the library:
 //! - the seed method's 64-bit SimHash of TF-IDF-weighted tokens (`simhash`, weights from `idf`);
-//! - the shingle keys the shortlist stage indexes (`shingles`).
+//! - the shingle keys the shortlist stage indexes (`shingles`);
+//! - the concept keys the cross-language shortlist indexes (`crate::crosslang::index_keys`).
 //!
 //! Both are pure functions of the paragraph text and of data compiled into the binary (jieba's
 //! dictionary, the stop-word lists, the IDF table), so stored fingerprints stay valid as the library
@@ -14,6 +15,7 @@ pub mod simhash;
 
 use xxhash_rust::xxh3::xxh3_64;
 
+use crate::crosslang::{self, Lexicon};
 use crate::text::{normalize, units_and_normalized, Tokenizer};
 
 pub use idf::IdfTable;
@@ -24,8 +26,9 @@ pub use simhash::{hamming, similarity, SimHasher};
 /// winnowing). 1: all shingles stored; 2: winnowed shingles (window 4); 3: integer SimHash weights
 /// (fixed-point IDF summed per occurrence, stop words at weight 0) and shingle keys mixed from the unit
 /// hashes instead of hashed again; 4: shingle units folded to one Chinese script (Traditional and
-/// Simplified characters, variant forms and Taiwan vocabulary, `text::script`).
-pub const FINGERPRINT_VERSION: i64 = 4;
+/// Simplified characters, variant forms and Taiwan vocabulary, `text::script`); 5: shingle keys of 31
+/// bits, and concept keys (top bit set) stored with them for copies across Chinese and English.
+pub const FINGERPRINT_VERSION: i64 = 5;
 
 /// A paragraph's stored fingerprints.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -33,6 +36,8 @@ pub struct ParagraphPrint {
     pub simhash: u64,
     /// Winnowed shingle keys, sorted (see [`shingles::winnowed`]).
     pub shingles: Vec<u32>,
+    /// Concept keys, sorted (see [`crosslang::index_keys`]).
+    pub concepts: Vec<u32>,
     /// The paragraph's characters that are not white space (stored beside the fingerprints; counted in
     /// the same pass).
     pub chars: u64,
@@ -43,6 +48,7 @@ pub struct ParagraphPrint {
 pub struct Fingerprinter {
     tokenizer: Tokenizer,
     idf: &'static IdfTable,
+    lexicon: &'static Lexicon,
 }
 
 impl Default for Fingerprinter {
@@ -56,11 +62,17 @@ impl Fingerprinter {
         Fingerprinter {
             tokenizer: Tokenizer::new(),
             idf: IdfTable::embedded(),
+            lexicon: Lexicon::embedded(),
         }
     }
 
     pub fn tokenizer(&self) -> &Tokenizer {
         &self.tokenizer
+    }
+
+    /// The Chinese → English lexicon of the cross-language comparison.
+    pub fn lexicon(&self) -> &'static Lexicon {
+        self.lexicon
     }
 
     /// The TF-IDF-weighted SimHash of a paragraph: every occurrence of a word adds its IDF weight.
@@ -70,11 +82,23 @@ impl Fingerprinter {
 
     /// [`Self::simhash`] of a paragraph already normalised (see [`normalize`]).
     fn simhash_normalized(&self, normalized: &str) -> u64 {
+        self.simhash_and_concepts(normalized, None)
+    }
+
+    /// [`Self::simhash_normalized`], also collecting the words' indexed concepts into `concepts` (one
+    /// pass of the segmenter for both).
+    fn simhash_and_concepts(&self, normalized: &str, mut concepts: Option<&mut Vec<u64>>) -> u64 {
         // The words are hashed first and weighed afterwards: the weight lookups, which mostly miss the
         // cache, then overlap instead of waiting one after another behind the segmenter's work.
         let mut keys = Vec::with_capacity(normalized.len() / 4);
-        self.tokenizer
-            .for_each_normalized_word(normalized, |word| keys.push(xxh3_64(word.as_bytes())));
+        self.tokenizer.for_each_normalized_word(normalized, |word| {
+            keys.push(xxh3_64(word.as_bytes()));
+            if let Some(out) = concepts.as_deref_mut() {
+                if !self.tokenizer.is_stop_word(word) {
+                    crosslang::push_index_concepts(self.lexicon, word, out);
+                }
+            }
+        });
         let weights: Vec<u32> = keys.iter().map(|&k| self.idf.weight(k)).collect();
         let mut h = SimHasher::default();
         for (&key, &weight) in keys.iter().zip(&weights) {
@@ -87,11 +111,25 @@ impl Fingerprinter {
     pub fn paragraph(&self, paragraph: &str) -> ParagraphPrint {
         // One pass normalises the text for the segmenter and reads the units for the shingles.
         let read = units_and_normalized(paragraph);
+        let mut concepts = Vec::new();
+        let simhash = self.simhash_and_concepts(&read.normalized, Some(&mut concepts));
+        let language = crosslang::language_of(&read.normalized);
         ParagraphPrint {
-            simhash: self.simhash_normalized(&read.normalized),
+            simhash,
             shingles: shingles::winnowed(&read.units),
+            concepts: crosslang::index_keys(language, &concepts),
             chars: read.non_ws_chars as u64,
         }
+    }
+}
+
+impl ParagraphPrint {
+    /// Every key the library indexes the paragraph by (shingle keys, then concept keys), as stored.
+    pub fn index_keys(&self) -> Vec<u32> {
+        let mut keys = Vec::with_capacity(self.shingles.len() + self.concepts.len());
+        keys.extend_from_slice(&self.shingles);
+        keys.extend_from_slice(&self.concepts);
+        keys
     }
 }
 
@@ -117,9 +155,20 @@ mod tests {
             .map(|k| format!("{k:08x}"))
             .collect();
         assert_eq!(keys, PINNED_KEYS);
+        let concepts: Vec<String> = p
+            .concepts
+            .iter()
+            .take(4)
+            .map(|k| format!("{k:08x}"))
+            .collect();
+        assert_eq!(concepts, PINNED_CONCEPTS);
+        assert!(p.shingles.iter().all(|k| k & crosslang::CONCEPT_BIT == 0));
+        assert!(p.concepts.iter().all(|k| k & crosslang::CONCEPT_BIT != 0));
     }
 
-    const PINNED_KEYS: [&str; 4] = ["18e51168", "2392fa26", "59fb8065", "7497e53e"];
+    const PINNED_CONCEPTS: [&str; 4] = ["c4855b3a", "c50ec651", "c7a7e774", "c7ca2a61"];
+
+    const PINNED_KEYS: [&str; 4] = ["0c7288b4", "11c97d13", "2cfdc032", "3a4bf29f"];
 
     const PINNED: &str = "9b19a83d6d1bfa04";
 

@@ -1,8 +1,8 @@
 //! Shingles: hashed runs of consecutive units (see `text::units`), the shortlist stage's keys. A shingle
 //! starting at a CJK character spans [`CJK_SHINGLE`] units (characters), one starting at a word spans
-//! [`WORD_SHINGLE`] units (words). Its 32-bit key mixes the units' xxh3-64 hashes (already uniform) in
-//! order: `k = (rotl(k, 26) ^ h) × 0x9E3779B97F4A7C15` from `k = 0` over the units, then the high half of
-//! `(k ^ k >> 29) × 0xBF58476D1CE4E5B9`.
+//! [`WORD_SHINGLE`] units (words). Its 31-bit key mixes the units' xxh3-64 hashes (already uniform) in
+//! order: `k = (rotl(k, 26) ^ h) × 0x9E3779B97F4A7C15` from `k = 0` over the units, then the top 31 bits
+//! of `(k ^ k >> 29) × 0xBF58476D1CE4E5B9` (keys with the top bit set are concept keys, `crosslang`).
 //!
 //! The library stores and indexes a *winnowed* sample of a paragraph's shingles (Schleimer, Wilkerson
 //! and Aiken 2003): in every window of [`WINNOW_WINDOW`] consecutive shingles the smallest key is kept
@@ -75,7 +75,8 @@ fn key(units: &[Unit]) -> u32 {
     let k = units.iter().fold(0u64, |k, u| {
         (k.rotate_left(26) ^ u.hash).wrapping_mul(0x9E37_79B9_7F4A_7C15)
     });
-    ((k ^ k >> 29).wrapping_mul(0xBF58_476D_1CE4_E5B9) >> 32) as u32
+    // 31 bits: keys with the top bit set are the concept keys stored beside these (`crosslang`).
+    ((k ^ k >> 29).wrapping_mul(0xBF58_476D_1CE4_E5B9) >> 33) as u32
 }
 
 /// Shingle keys in text order.

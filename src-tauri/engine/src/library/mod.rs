@@ -133,6 +133,8 @@ pub struct NewParagraph {
     pub level: Option<u8>,
     pub chars: u64,
     pub simhash: u64,
+    /// The keys the paragraph is indexed by: winnowed shingle keys and concept keys (top bit set), as
+    /// [`crate::fingerprint::ParagraphPrint::index_keys`] gives them.
     pub shingles: Vec<u32>,
 }
 
@@ -486,7 +488,7 @@ impl Library {
                         .execute(params![
                             id,
                             print.simhash as i64,
-                            shingles::encode(&print.shingles),
+                            shingles::encode(&print.index_keys()),
                             FINGERPRINT_VERSION
                         ])
                         .map_err(|e| db(&path, e))?;
@@ -1008,7 +1010,7 @@ pub(crate) mod test_support {
                     level: None,
                     chars: crate::text::non_ws_chars(t) as u64,
                     simhash: p.simhash,
-                    shingles: p.shingles,
+                    shingles: p.index_keys(),
                 }
             })
             .collect();
@@ -1261,7 +1263,7 @@ mod tests {
         let (_, prints) = lib.load_flat_prints().unwrap();
         let expected = f.paragraph("软件包维护者应当定期检查错误报告");
         assert_eq!(prints.simhash[0], expected.simhash);
-        assert_eq!(prints.keys_of(0), expected.shingles.as_slice());
+        assert_eq!(prints.keys_of(0), expected.index_keys().as_slice());
     }
 
     #[test]
@@ -1300,7 +1302,12 @@ mod tests {
         for (i, text) in texts.iter().enumerate() {
             let expected = f.paragraph(text);
             assert_eq!(prints.simhash[i], expected.simhash, "{text}");
-            assert_eq!(prints.keys_of(i), expected.shingles.as_slice(), "{text}");
+            assert_eq!(
+                prints.keys_of(i),
+                expected.index_keys().as_slice(),
+                "{text}"
+            );
+            assert!(!expected.concepts.is_empty(), "{text}");
         }
         assert_eq!(
             lib.refingerprint_stale(&f, &mut |_| {}, &AtomicBool::new(false))

@@ -88,6 +88,10 @@ pub struct DocumentReport {
     pub without_own_ratio: f64,
     /// The ratio for the single source document that contributes most.
     pub largest_source_ratio: f64,
+    /// The part of `similarity_ratio` found only through translations (Chinese ↔ English, matches with
+    /// `cross_language`): characters counted in translated passages and in no same-language copy / all
+    /// characters.
+    pub translated_ratio: f64,
     pub total_chars: usize,
     pub copied_chars: usize,
     pub flagged_paragraphs: usize,
@@ -173,6 +177,9 @@ pub struct MatchReport {
     /// The submission paragraph and the source are in different Chinese scripts (one Traditional, the
     /// other Simplified): the copy was converted. Spans point into each text as written.
     pub cross_script: bool,
+    /// The submission paragraph translates the source (Chinese ↔ English): the spans are pairs of
+    /// aligned sentences and `similarity` is the share of the paragraph in them.
+    pub cross_language: bool,
     pub spans: Vec<ReportSpan>,
 }
 
@@ -315,6 +322,7 @@ fn document(
                 without_quotes_references_ratio: 0.0,
                 without_own_ratio: 0.0,
                 largest_source_ratio: 0.0,
+                translated_ratio: 0.0,
                 total_chars: 0,
                 copied_chars: 0,
                 flagged_paragraphs: 0,
@@ -328,6 +336,8 @@ fn document(
     };
     let mut total = 0;
     let mut copied = 0;
+    // Characters counted only through translations.
+    let mut translated = 0;
     // Characters in passages of any kind, and of each kind (copied first, then reference, then quoted).
     let (mut all_kinds, mut of_kind) = (0, [0usize; 5]);
     // Characters in passages of any kind but cited quotations and references; but own work.
@@ -375,6 +385,14 @@ fn document(
         let counts = |k: SpanKind| !exclude.contains(&k);
         let (para_copied, _) = covered_chars(&p.text, &ranges_of(&counted, &counts));
         copied += para_copied;
+        if counted.iter().any(|m| m.cross_language) {
+            let same: Vec<&Match> = counted
+                .iter()
+                .copied()
+                .filter(|m| !m.cross_language)
+                .collect();
+            translated += para_copied - covered_chars(&p.text, &ranges_of(&same, &counts)).0;
+        }
         let para_all = covered_chars(&p.text, &ranges_of(&counted, &|_| true)).0;
         all_kinds += para_all;
         no_cited += covered_chars(
@@ -479,6 +497,7 @@ fn document(
         without_quotes_references_ratio: ratio(no_cited),
         without_own_ratio: ratio(no_own),
         largest_source_ratio: sources.first().map_or(0.0, |s| s.ratio),
+        translated_ratio: ratio(translated),
         total_chars: total,
         copied_chars: copied,
         flagged_paragraphs: paragraphs.iter().filter(|p| p.flagged).count(),
@@ -540,7 +559,8 @@ fn match_report(text: &str, m: &Match, read: &ParagraphKinds<'_>) -> MatchReport
         source_text: m.source.text.clone(),
         similarity: round4(m.similarity),
         hamming: m.hamming,
-        cross_script: script_of(text) != script_of(&m.source.text),
+        cross_script: !m.cross_language && script_of(text) != script_of(&m.source.text),
+        cross_language: m.cross_language,
         spans: m
             .spans()
             .iter()
@@ -579,6 +599,7 @@ mod tests {
                     })
                     .collect(),
             ),
+            cross_language: false,
         }
     }
 

@@ -23,7 +23,13 @@ pub enum Mark {
     Light(SpanKind),
     /// The copied passage in a library paragraph.
     Source,
+    /// An aligned sentence of a translation, on either side: pair colour `0..PAIR_COLOURS`, the same
+    /// on both sides.
+    Pair(u8),
 }
+
+/// Colours the aligned sentence pairs of a translation cycle through.
+pub const PAIR_COLOURS: u8 = 6;
 
 /// A stretch of text with one mark (or none).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -184,7 +190,7 @@ fn document(out: &mut Vec<Block>, doc: &DocumentReport, lang: Lang) {
         ratio: pct(doc.total_ratio),
         label: l("total similarity (all copied text)", "总文字复制比"),
     });
-    let figures = vec![
+    let mut figures = vec![
         (
             l("Without quotations and references", "去除引用文献复制比"),
             pct(doc.without_quotes_references_ratio),
@@ -213,6 +219,18 @@ fn document(out: &mut Vec<Block>, doc: &DocumentReport, lang: Lang) {
             format!("{} / {}", doc.flagged_paragraphs, doc.paragraphs.len()),
         ),
     ];
+    if doc.translated_ratio > 0.0 {
+        figures.insert(
+            4,
+            (
+                l(
+                    "Of which by translation (Chinese ↔ English)",
+                    "其中翻译（中英互译）",
+                ),
+                pct(doc.translated_ratio),
+            ),
+        );
+    }
     out.push(Block::Figures(figures));
     let k = &doc.kinds;
     out.push(Block::Legend(
@@ -293,11 +311,17 @@ fn document(out: &mut Vec<Block>, doc: &DocumentReport, lang: Lang) {
                 note: None,
             });
             for m in &p.matches {
-                let src: Vec<([usize; 2], Mark, bool)> = m
-                    .spans
-                    .iter()
-                    .map(|s| (s.source, Mark::Source, false))
-                    .collect();
+                let (mine, src) = if m.cross_language {
+                    paired(m)
+                } else {
+                    (
+                        kinded(std::slice::from_ref(m), false),
+                        m.spans
+                            .iter()
+                            .map(|s| (s.source, Mark::Source, false))
+                            .collect(),
+                    )
+                };
                 out.push(Block::Pair {
                     heads: [
                         format!("{} ¶{}", l("Submission", "送检文档"), p.index + 1),
@@ -308,15 +332,17 @@ fn document(out: &mut Vec<Block>, doc: &DocumentReport, lang: Lang) {
                             m.source_paragraph + 1,
                             if m.cross_script {
                                 l(" · Traditional ↔ Simplified", " · 繁简转换")
+                            } else if m.cross_language {
+                                l(
+                                    " · translation (Chinese ↔ English): matching sentences share a colour",
+                                    " · 翻译（中英互译）：对应句子颜色相同",
+                                )
                             } else {
                                 String::new()
                             }
                         ),
                     ],
-                    texts: [
-                        runs(&p.text, &kinded(std::slice::from_ref(m), false)),
-                        runs(&m.source_text, &src),
-                    ],
+                    texts: [runs(&p.text, &mine), runs(&m.source_text, &src)],
                 });
             }
         } else if !p.passages.is_empty() {
@@ -344,6 +370,29 @@ fn document(out: &mut Vec<Block>, doc: &DocumentReport, lang: Lang) {
             });
         }
     }
+}
+
+/// A translation's aligned sentences on both sides, each pair in its colour (submission sentences that
+/// translate the same source sentence share its colour).
+type Marked = Vec<([usize; 2], Mark, bool)>;
+fn paired(m: &MatchReport) -> (Marked, Marked) {
+    let mut sources: Vec<[usize; 2]> = Vec::new();
+    let (mut mine, mut theirs) = (Vec::new(), Vec::new());
+    for s in &m.spans {
+        let i = sources
+            .iter()
+            .position(|&r| r == s.source)
+            .unwrap_or_else(|| {
+                sources.push(s.source);
+                sources.len() - 1
+            });
+        let mark = Mark::Pair((i % PAIR_COLOURS as usize) as u8);
+        mine.push((s.submission, mark, false));
+        if i + 1 == sources.len() {
+            theirs.push((s.source, mark, false));
+        }
+    }
+    (mine, theirs)
 }
 
 /// The passages of matches as marked ranges of the submission paragraph.

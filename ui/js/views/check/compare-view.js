@@ -2,12 +2,13 @@
 // the library paragraphs it matches (#compare-source), copied passages marked on both sides.
 // j / ArrowDown and k / ArrowUp (or #compare-next / #compare-prev) move between flagged paragraphs;
 // Esc closes. Choosing a source shows that source's passages in the submission; hovering a passage
-// lights its counterpart on the other side.
+// lights its counterpart on the other side. For a translation (`cross_language`) the chosen match's
+// aligned sentences are coloured in pairs, the same colour on both sides.
 
 import { $, clear, el } from '../../dom.js';
 import * as fmt from '../../format.js';
 import { t } from '../../i18n.js';
-import { highlightedText, matchSpans } from './highlight.js';
+import { highlightedText, matchSpans, pairColours } from './highlight.js';
 import { flaggedIndices, shareOf } from './report-view.js';
 
 let getDocument = () => null;
@@ -105,6 +106,8 @@ function render() {
   const match = matches[activeMatch] ?? matches[0];
   const flagged = flaggedIndices(doc);
   const at = flagged.indexOf(openIndex);
+  // A colour per aligned sentence pair of a translation; other matches keep the usual marks.
+  const colours = match?.cross_language ? pairColours(match) : null;
 
   $('#compare-title').textContent = t('report.paragraphN', { n: paragraph.index + 1 });
   $('#compare-position').textContent = t('compare.position', { at: at + 1, total: flagged.length });
@@ -131,7 +134,7 @@ function render() {
     el(
       'p',
       { class: 'compare-text', lang: guessLang(paragraph.text) },
-      highlightedText(paragraph.text, match ? matchSpans(match, 'submission') : [], { pairs: true }),
+      highlightedText(paragraph.text, match ? matchSpans(match, 'submission') : [], { pairs: true, colours }),
     ),
   );
 
@@ -168,10 +171,15 @@ function render() {
       ),
       el('p', { class: 'match-path', text: m.source_path }),
       m.cross_script ? el('p', { class: 'match-script', text: t('compare.crossScript') }) : null,
+      m.cross_language ? el('p', { class: 'match-language', text: t('compare.crossLanguage') }) : null,
       el(
         'p',
         { class: 'compare-text', lang: guessLang(m.source_text) },
-        highlightedText(m.source_text, matchSpans(m, 'source'), { pairs: active, markClass: active ? 'copied' : 'copied dim' }),
+        highlightedText(m.source_text, matchSpans(m, 'source'), {
+          pairs: active,
+          markClass: active ? 'copied' : 'copied dim',
+          colours: active ? colours : null,
+        }),
       ),
     );
     sources.append(card);

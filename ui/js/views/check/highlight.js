@@ -10,10 +10,11 @@ export const KIND_ORDER = ['copied', 'reference', 'quoted', 'own', 'template'];
 /**
  * Sorted, non-overlapping spans. Each input span is `[start, end]` with an optional `id`; spans that
  * overlap or touch are merged and keep all their ids. Out-of-range and empty spans are dropped.
+ * With `joinTouching` false, spans that only touch stay apart (aligned sentences, each its own mark).
  * @param {{range: [number, number], id?: number}[]} spans
  * @param {number} length the text's length in UTF-16 code units
  */
-export function mergeSpans(spans, length) {
+export function mergeSpans(spans, length, { joinTouching = true } = {}) {
   const clean = [];
   for (const span of spans) {
     const [rawStart, rawEnd] = span.range ?? [];
@@ -32,7 +33,7 @@ export function mergeSpans(spans, length) {
   const merged = [];
   for (const span of clean) {
     const last = merged[merged.length - 1];
-    if (last && span.start <= last.end) {
+    if (last && (span.start < last.end || (joinTouching && span.start === last.end))) {
       last.end = Math.max(last.end, span.end);
       last.ids.push(...span.ids);
       // Where kinds meet, the one that counts most is shown (as the report counts it).
@@ -48,16 +49,20 @@ export function mergeSpans(spans, length) {
 /**
  * A fragment of `text` with the spans wrapped in <mark>. With `pairs`, each mark carries
  * `data-pair` (the ids of the spans it covers) so its counterpart in the other text can be lit.
+ * With `colours` (a colour index per span id, see `pairColours`), each mark also gets the class
+ * `pair-c<index>` of its first span, and spans that only touch stay separate marks.
  */
-export function highlightedText(text, spans, { markClass = 'copied', pairs = false } = {}) {
+export function highlightedText(text, spans, { markClass = 'copied', pairs = false, colours = null } = {}) {
   const source = String(text ?? '');
   const fragment = document.createDocumentFragment();
   let at = 0;
-  for (const span of mergeSpans(spans, source.length)) {
+  for (const span of mergeSpans(spans, source.length, { joinTouching: !colours })) {
     if (span.start > at) fragment.append(document.createTextNode(source.slice(at, span.start)));
     const mark = document.createElement('mark');
     // Coloured by kind (copied red, quoted green, reference and template grey, own work blue).
     mark.className = markClass + (span.kind ? ` kind-${span.kind}` : '') + (span.inQuotes ? ' in-quotes' : '');
+    const colour = colours && span.ids.length ? colours[span.ids[0]] : null;
+    if (colour != null) mark.classList.add(`pair-c${colour}`);
     if (span.inQuotes) mark.title = t('report.inQuotes');
     mark.textContent = source.slice(span.start, span.end);
     if (pairs && span.ids.length) mark.dataset.pair = span.ids.join(' ');
@@ -90,4 +95,31 @@ export function matchSpans(match, side) {
   return (match.spans ?? []).flatMap((span, id) =>
     span[key] ? [{ range: span[key], id, kind: side === 'submission' ? span.kind ?? null : null, inQuotes: side === 'submission' && span.in_quotes }] : [],
   );
+}
+
+/** Aligned sentence pairs cycle through this many colours (`pair-c0` … `pair-c5` in report.css). */
+export const PAIR_COLOURS = 6;
+
+/**
+ * A colour index per span of a translation (`cross_language`) match, so that each aligned sentence
+ * pair has one colour on both sides. Spans that share a sentence on either side (two submission
+ * sentences translating one source sentence) share a colour; the next pair takes the next colour.
+ */
+export function pairColours(match) {
+  const spans = match.spans ?? [];
+  const colours = [];
+  let next = 0;
+  spans.forEach((span, i) => {
+    const earlier = spans.findIndex(
+      (other, j) =>
+        j < i && (overlaps(other.submission_utf16, span.submission_utf16) || overlaps(other.source_utf16, span.source_utf16)),
+    );
+    if (earlier >= 0) colours.push(colours[earlier]);
+    else colours.push(next++ % PAIR_COLOURS);
+  });
+  return colours;
+}
+
+function overlaps(a, b) {
+  return Array.isArray(a) && Array.isArray(b) && Number(a[0]) < Number(b[1]) && Number(b[0]) < Number(a[1]);
 }

@@ -60,6 +60,12 @@ function renderSummary(doc, threshold, method) {
   $('#report-ratio').dataset.ratio = failed ? '' : String(total);
   $('#similarity-ratio').textContent = failed ? '–' : fmt.percent(doc.similarity_ratio);
   $('#similarity-ratio').dataset.ratio = failed ? '' : String(doc.similarity_ratio);
+  // The part of the similarity found only through translations (Chinese ↔ English).
+  const translated = failed ? 0 : Number(doc.translated_ratio) || 0;
+  const translatedLine = $('#report-translated');
+  translatedLine.hidden = !(translated > 0);
+  translatedLine.textContent = translated > 0 ? t('report.translated', { share: fmt.percent(translated) }) : '';
+  translatedLine.dataset.ratio = translated > 0 ? String(translated) : '';
   $('#report-without-quotes').textContent =
     failed || doc.without_quotes_references_ratio == null ? '–' : fmt.percent(doc.without_quotes_references_ratio);
   $('#report-without-own').textContent =
@@ -244,6 +250,7 @@ function paragraphElement(paragraph, onOpen) {
               similarity: fmt.percent(match.similarity, 0),
             }),
           }),
+          match.cross_language ? el('span', { class: 'badge translation', text: t('report.translationBadge') }) : null,
         ),
       );
     }

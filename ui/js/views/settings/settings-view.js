@@ -1,5 +1,6 @@
-// The Settings tab: where the library lives, the default threshold for new checks, and the
-// interface language (中文 / English / follow the system).
+// The Settings tab: where the library lives, the default threshold for new checks, whether checks
+// look for copies by translation (Chinese ↔ English), and the interface language (中文 / English /
+// follow the system).
 
 import * as api from '../../api.js';
 import { $ } from '../../dom.js';
@@ -33,6 +34,8 @@ function render() {
   $('#settings-language').value = settings.language ?? '';
   $('#settings-threshold').value = String(settings.threshold ?? 0.3);
   $('#settings-threshold-value').textContent = fmt.percent(Number(settings.threshold ?? 0.3), 0);
+  // On unless turned off (settings saved before the option existed have no `translation`).
+  $('#settings-translation').checked = settings.translation !== false;
   $('#settings-library-path').value = settings.library_path ?? '';
 }
 
@@ -64,10 +67,11 @@ async function save(onSaved) {
   }
   const threshold = Math.max(0, Math.min(1, Number($('#settings-threshold').value)));
   const language = $('#settings-language').value || null;
+  const translation = $('#settings-translation').checked;
   const button = $('#settings-save');
   button.disabled = true;
   try {
-    const stored = await api.settingsSet({ ...previous, library_path: libraryPath, threshold, language });
+    const stored = await api.settingsSet({ ...previous, library_path: libraryPath, threshold, language, translation });
     store.set('settings', stored);
     await onSaved({ previous, stored });
     showStatus(t('status.settingsSaved'));

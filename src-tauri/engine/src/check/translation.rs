@@ -1,0 +1,182 @@
+//! The cross-language pass of a check: library paragraphs of the other language (Chinese ↔ English)
+//! that the submission paragraph translates.
+//!
+//! 1. The paragraph's concepts (`crosslang`) are tagged with the other language and looked up in the
+//!    index, at most [`LOOKUPS`] of them, rarest first (a rare concept, such as a name, a command or a
+//!    term, says most about where a passage came from).
+//! 2. A library paragraph holding at least [`MIN_SHARED`] of them (and at least half as many as the
+//!    best) is verified, at most [`CANDIDATES`] per paragraph: both are split into sentences, each
+//!    submission sentence is paired with the source sentence it translates (`crosslang::translation`),
+//!    and the share of the paragraph's characters in such sentences is the match's similarity.
+//! 3. A match at or above the translation threshold ([`TRANSLATION_THRESHOLD`] by default, its own:
+//!    same-topic paragraphs of one manual share much vocabulary) is kept, marked `cross_language`, its
+//!    spans the aligned sentences.
+//!
+//! A paragraph already copied whole in its own language ([`SAME_LANGUAGE_ENOUGH`]) is not searched.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use rayon::prelude::*;
+
+use super::{index, Extent, Index, Match, ParagraphResult, SpanPair};
+use crate::crosslang::{self, Language, Sentence};
+use crate::error::Result;
+use crate::fingerprint::{hamming, Fingerprinter};
+use crate::library::{SourceParagraph, Sources};
+
+/// The default translation threshold: the share of a submission paragraph that must translate one
+/// library paragraph for the match to be reported. Calibrated on `tests/fixtures/translation` (README,
+/// "Copies by translation").
+pub const TRANSLATION_THRESHOLD: f64 = 0.45;
+/// Concept keys looked up per paragraph (rarest first).
+pub const LOOKUPS: usize = 32;
+/// Concept keys a candidate must share (see the module notes).
+pub const MIN_SHARED: u32 = 4;
+/// Candidates verified per paragraph.
+pub const CANDIDATES: usize = 4;
+/// A paragraph copied at least this much in its own language is not searched across languages.
+pub const SAME_LANGUAGE_ENOUGH: f64 = 0.5;
+
+/// A submission paragraph prepared for the pass: its sentences of its language and shortlisted
+/// library paragraphs.
+struct Prepared {
+    sentences: Vec<Sentence>,
+    candidates: Vec<index::Slot>,
+}
+
+/// Add the translations found for each paragraph to `results` (which hold the same-language matches),
+/// keeping at most `keep` matches per paragraph.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn add_translations(
+    library: &dyn Sources,
+    index: &Index,
+    fingerprinter: &Fingerprinter,
+    threshold: f64,
+    keep: usize,
+    exclude: Option<i64>,
+    results: &mut [ParagraphResult],
+) -> Result<()> {
+    // A paragraph of one language is searched only when the library holds paragraphs of the other.
+    let holds = |language: Language| {
+        let (lo, hi) = key_range(language);
+        index.keys_in_range(lo, hi) > 0
+    };
+    let (zh, en) = (holds(Language::Chinese), holds(Language::English));
+    if !zh && !en {
+        return Ok(());
+    }
+    let lexicon = fingerprinter.lexicon();
+    let tokenizer = fingerprinter.tokenizer();
+    let prepared: Vec<Option<Prepared>> = results
+        .par_iter()
+        .map(|r| {
+            let best = r.matches.first().map_or(0.0, |m| m.similarity);
+            if best >= SAME_LANGUAGE_ENOUGH {
+                return None;
+            }
+            let read = crosslang::analyse(tokenizer, lexicon, &r.text);
+            let other = crosslang::other(read.language);
+            let searched = match other {
+                Language::Chinese => zh,
+                Language::English => en,
+            };
+            if !searched || read.concepts.is_empty() {
+                return None;
+            }
+            let keys = crosslang::index_keys(other, &read.concepts);
+            let list = index.shortlist_rare(&keys, LOOKUPS, MIN_SHARED, CANDIDATES, exclude);
+            let best = list.first().map_or(0, |c| c.1);
+            let candidates: Vec<index::Slot> = list
+                .into_iter()
+                .take_while(|&(_, shared)| shared * 2 >= best)
+                .map(|(slot, _)| slot)
+                .collect();
+            let sentences: Vec<Sentence> = read
+                .sentences
+                .into_iter()
+                .filter(|s| s.language == read.language)
+                .collect();
+            (!candidates.is_empty() && !sentences.is_empty()).then_some(Prepared {
+                sentences,
+                candidates,
+            })
+        })
+        .collect();
+
+    // The candidates' texts, fetched once each, and their sentences.
+    let mut slots: Vec<index::Slot> = prepared
+        .iter()
+        .flatten()
+        .flat_map(|p| p.candidates.iter().copied())
+        .collect();
+    if slots.is_empty() {
+        return Ok(());
+    }
+    slots.sort_unstable();
+    slots.dedup();
+    let ids: Vec<i64> = slots.iter().map(|&s| index.paragraph_id(s)).collect();
+    let mut texts = library.source_paragraphs(&ids)?;
+    let sources: HashMap<index::Slot, (Arc<SourceParagraph>, Vec<Sentence>)> = slots
+        .iter()
+        .zip(&ids)
+        .filter_map(|(&slot, id)| Some((slot, texts.remove(id)?)))
+        .collect::<Vec<_>>()
+        .into_par_iter()
+        .map(|(slot, src)| {
+            let sentences = crosslang::sentences(tokenizer, lexicon, &src.text);
+            (slot, (Arc::new(src), sentences))
+        })
+        .collect();
+
+    results
+        .par_iter_mut()
+        .zip(prepared.par_iter())
+        .for_each(|(r, p)| {
+            let Some(p) = p else { return };
+            let mut print = None;
+            for &slot in &p.candidates {
+                let Some((src, src_sentences)) = sources.get(&slot) else {
+                    continue;
+                };
+                let (pairs, share) = crosslang::translation(&p.sentences, src_sentences);
+                if share < threshold || pairs.is_empty() {
+                    continue;
+                }
+                let print = *print.get_or_insert_with(|| fingerprinter.simhash(&r.text));
+                r.matches.push(Match {
+                    source: Arc::clone(src),
+                    similarity: share,
+                    hamming: hamming(print, index.simhash(slot)),
+                    extent: Extent::Spans(
+                        pairs
+                            .iter()
+                            .map(|p| SpanPair {
+                                submission: [p.submission.0, p.submission.1],
+                                source: [p.source.0, p.source.1],
+                            })
+                            .collect(),
+                    ),
+                    cross_language: true,
+                });
+            }
+            super::sort_matches(&mut r.matches);
+            r.matches.truncate(keep);
+        });
+    Ok(())
+}
+
+/// The concept keys of paragraphs of `language`: `[lo, hi]`.
+fn key_range(language: Language) -> (u32, u32) {
+    let lo = crosslang::index_keys(language, &[0])[0];
+    (lo, lo | 0x3FFF_FFFF)
+}
+
+/// Whether a library of this index holds concept keys of both languages (the pass has something to
+/// find in either direction).
+pub fn both_languages(index: &Index) -> bool {
+    [Language::Chinese, Language::English].iter().all(|&l| {
+        let (lo, hi) = key_range(l);
+        index.keys_in_range(lo, hi) > 0
+    })
+}
