@@ -483,6 +483,10 @@ fn settings_persist_and_a_new_library_location_is_opened() {
     let s = t.call("settings_get", json!({})).unwrap();
     assert_eq!(s["threshold"], 0.3);
     assert_eq!(s["language"], Value::Null);
+    assert_eq!(
+        s["translation"], true,
+        "copies by translation are searched by default"
+    );
     assert!(s["library_path"]
         .as_str()
         .unwrap()
@@ -493,7 +497,8 @@ fn settings_persist_and_a_new_library_location_is_opened() {
         .join("elsewhere/lib.sqlite")
         .display()
         .to_string();
-    let new = json!({"library_path": other, "threshold": 0.5, "language": "en"});
+    let new =
+        json!({"library_path": other, "threshold": 0.5, "language": "en", "translation": false});
     assert_eq!(
         t.call("settings_set", json!({"settings": new})).unwrap(),
         new
@@ -550,7 +555,23 @@ fn a_library_change_made_outside_the_app_is_seen_by_the_next_check() {
     };
     let before = check(&t);
     assert_eq!(before["documents"][0]["paragraphs"][0]["flagged"], true);
-    assert_eq!(before["documents"][0]["paragraphs"][1]["flagged"], false);
+    // The English paragraph translates the Chinese source: found, but only as a translation.
+    let en_before = &before["documents"][0]["paragraphs"][1];
+    assert_eq!(en_before["matches"][0]["cross_language"], true, "{before}");
+    assert_eq!(en_before["matches"].as_array().unwrap().len(), 1);
+    // With the setting off, it is not.
+    let mut settings = t.call("settings_get", json!({})).unwrap();
+    settings["translation"] = json!(false);
+    t.call("settings_set", json!({"settings": settings.clone()}))
+        .unwrap();
+    let off = check(&t);
+    assert_eq!(
+        off["documents"][0]["paragraphs"][1]["flagged"], false,
+        "{off}"
+    );
+    settings["translation"] = json!(true);
+    t.call("settings_set", json!({"settings": settings}))
+        .unwrap();
 
     // Another process (the `tongwen` command) adds the English source to the same library file.
     let settings = t.call("settings_get", json!({})).unwrap();
@@ -568,6 +589,9 @@ fn a_library_change_made_outside_the_app_is_seen_by_the_next_check() {
     let paras = &after["documents"][0]["paragraphs"];
     assert_eq!(paras[0]["flagged"], true, "{after}");
     assert_eq!(paras[1]["flagged"], true, "{after}");
+    // Now copied in its own language as well, which it is first.
+    assert_eq!(paras[1]["matches"][0]["cross_language"], false, "{after}");
+    assert_eq!(paras[1]["matches"][0]["similarity"], 1.0);
 }
 
 #[test]

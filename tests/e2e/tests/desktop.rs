@@ -434,7 +434,84 @@ async fn scenario(driver: &WebDriver, home: &Path) -> WebDriverResult<()> {
 
     chinese_interface(driver, home).await?;
     class_comparison(driver, home).await?;
-    exclusions_and_details(driver, home).await
+    exclusions_and_details(driver, home).await?;
+    translation(driver, home).await
+}
+
+/// A copy by translation: an English library document and a Chinese essay translating it. The report
+/// says how much of the ratio is translation; the Compare view names the match a translation and marks
+/// each aligned sentence pair in one colour on both sides.
+async fn translation(driver: &WebDriver, home: &Path) -> WebDriverResult<()> {
+    let source = home.join("maintainer-guide.txt");
+    std::fs::write(
+        &source,
+        "If you want to be a good maintainer, you should periodically check the bug tracking system \
+         for your packages. The bug tracking system contains all the open bugs against your packages. \
+         You can check them by browsing this page.\n",
+    )
+    .expect("write the source");
+    driver.find(By::Id("tab-library")).await?.click().await?;
+    let rows = driver
+        .find_all(By::Css("#library-table tr[data-id]"))
+        .await?
+        .len();
+    stub_dialog(driver, serde_json::json!([source.display().to_string()])).await?;
+    click(driver, "library-add-files").await?;
+    wait_for("the added English source", || async {
+        Ok(driver
+            .find_all(By::Css("#library-table tr[data-id]"))
+            .await?
+            .len()
+            == rows + 1)
+    })
+    .await?;
+    let essay = home.join("译文.txt");
+    std::fs::write(
+        &essay,
+        "如果你想成为一名好的维护者，你应该定期检查错误跟踪系统中你的软件包的错误报告。\
+         错误跟踪系统包含了针对你的软件包的所有未解决的错误。你可以通过浏览这个页面来查看它们。\n",
+    )
+    .expect("write the essay");
+    driver.find(By::Id("tab-check")).await?.click().await?;
+    stub_dialog(driver, serde_json::json!([essay.display().to_string()])).await?;
+    click(driver, "check-pick").await?;
+    wait_for("the translation's report", || async {
+        Ok(text_of(driver, "#report-file").await?.contains("译文")
+            && !driver
+                .find_all(By::Css("#paragraphs .para.flagged"))
+                .await?
+                .is_empty())
+    })
+    .await?;
+    let translated = text_of(driver, "#report-translated").await?;
+    assert!(translated.contains('%'), "{translated}");
+    driver
+        .find(By::Css("#paragraphs .para.flagged"))
+        .await?
+        .click()
+        .await?;
+    wait_for("the compare panel", || async {
+        driver.find(By::Id("compare")).await?.is_displayed().await
+    })
+    .await?;
+    assert!(!driver
+        .find_all(By::Css("#compare-source .match.active .match-language"))
+        .await?
+        .is_empty());
+    for side in ["submission", "source"] {
+        let marks = driver
+            .find_all(By::Css(format!("#compare-{side} mark.pair-c0")))
+            .await?;
+        assert!(!marks.is_empty(), "{side}: no first pair colour");
+    }
+    let first = text_of(driver, "#compare-source .match.active mark.pair-c0").await?;
+    assert!(
+        first.starts_with("If you want to be a good maintainer"),
+        "{first}"
+    );
+    screenshot(driver, "09-translation").await;
+    driver.find(By::Id("compare-close")).await?.click().await?;
+    Ok(())
 }
 
 /// A number shown as a percentage ("45.2%").
