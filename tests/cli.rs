@@ -213,10 +213,21 @@ fn remove_with_an_unknown_id_removes_nothing() {
     let out = s.ok(&["library", "remove", "1"]);
     // Folders are added in name order: #1 is en.docx.
     assert!(out.contains("removed #1 en"), "{out}");
-    // The removed document's paragraphs are no longer found.
+    // The removed document's paragraphs are no longer found: only the Chinese document's translation
+    // of the paragraph is.
     let sub = s.write("copy.txt", format!("{EN_1}\n"));
     let v = check_json(&s, sub.to_str().unwrap());
-    assert_eq!(v["documents"][0]["paragraphs"][0]["flagged"], false);
+    let matches = v["documents"][0]["paragraphs"][0]["matches"]
+        .as_array()
+        .unwrap();
+    assert!(!matches.is_empty(), "{v}");
+    for m in matches {
+        assert!(
+            !m["source_path"].as_str().unwrap().ends_with("en.docx"),
+            "{m}"
+        );
+        assert_eq!(m["cross_language"], true, "{m}");
+    }
 }
 
 #[test]

@@ -21,9 +21,17 @@ fn score(s: &Sandbox, name: &str, set: &Value) -> (f64, f64, f64) {
         .map(|p| p["text"].as_str().unwrap())
         .collect();
     let file = s.write(&format!("{name}.txt"), texts.join("\n\n") + "\n");
-    let report: Value =
-        serde_json::from_str(&s.ok(&["check", file.to_str().unwrap(), "--format", "json"]))
-            .unwrap();
+    let report: Value = serde_json::from_str(&s.ok(&[
+        "check",
+        file.to_str().unwrap(),
+        "--format",
+        "json",
+        // The set's clean paragraphs are clean in Chinese only: some are (converted) Chinese
+        // editions of manuals whose English edition is in eval-dev's library, real translations
+        // the default check reports (see `translation.rs`), which this set's truth does not know.
+        "--no-translation",
+    ]))
+    .unwrap();
     let got = report["documents"][0]["paragraphs"].as_array().unwrap();
     assert_eq!(
         got.len(),

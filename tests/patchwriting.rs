@@ -154,9 +154,17 @@ fn a_copied_sentence_in_each_own_paragraph_counts_in_the_ratio() {
                 &format!("patch-{lang}-{d}.txt"),
                 paragraphs.join("\n\n") + "\n",
             );
-            let report: Value =
-                serde_json::from_str(&s.ok(&["check", file.to_str().unwrap(), "--format", "json"]))
-                    .unwrap();
+            let report: Value = serde_json::from_str(&s.ok(&[
+                "check",
+                file.to_str().unwrap(),
+                "--format",
+                "json",
+                // The own sentences around the copied ones come from eval-dev's clean paragraphs,
+                // some of them Chinese editions of manuals whose English edition is in the
+                // library: real translations, which the expected ratio (same language) leaves out.
+                "--no-translation",
+            ]))
+            .unwrap();
             let doc = &report["documents"][0];
             let expected = inserted.iter().map(|x| non_ws(x)).sum::<usize>() as f64
                 / paragraphs.iter().map(|p| non_ws(p)).sum::<usize>() as f64;

@@ -438,6 +438,25 @@ async fn scenario(driver: &WebDriver, home: &Path) -> WebDriverResult<()> {
     translation(driver, home).await
 }
 
+/// Add one file to the library through the Library tab's dialog and wait for its row.
+async fn add_to_library(driver: &WebDriver, file: &Path) -> WebDriverResult<()> {
+    driver.find(By::Id("tab-library")).await?.click().await?;
+    let rows = driver
+        .find_all(By::Css("#library-table tr[data-id]"))
+        .await?
+        .len();
+    stub_dialog(driver, serde_json::json!([file.display().to_string()])).await?;
+    click(driver, "library-add-files").await?;
+    wait_for("the added file", || async {
+        Ok(driver
+            .find_all(By::Css("#library-table tr[data-id]"))
+            .await?
+            .len()
+            == rows + 1)
+    })
+    .await
+}
+
 /// A copy by translation: an English library document and a Chinese essay translating it. The report
 /// says how much of the ratio is translation; the Compare view names the match a translation and marks
 /// each aligned sentence pair in one colour on both sides.
@@ -450,21 +469,7 @@ async fn translation(driver: &WebDriver, home: &Path) -> WebDriverResult<()> {
          You can check them by browsing this page.\n",
     )
     .expect("write the source");
-    driver.find(By::Id("tab-library")).await?.click().await?;
-    let rows = driver
-        .find_all(By::Css("#library-table tr[data-id]"))
-        .await?
-        .len();
-    stub_dialog(driver, serde_json::json!([source.display().to_string()])).await?;
-    click(driver, "library-add-files").await?;
-    wait_for("the added English source", || async {
-        Ok(driver
-            .find_all(By::Css("#library-table tr[data-id]"))
-            .await?
-            .len()
-            == rows + 1)
-    })
-    .await?;
+    add_to_library(driver, &source).await?;
     let essay = home.join("译文.txt");
     std::fs::write(
         &essay,
@@ -531,21 +536,7 @@ async fn exclusions_and_details(driver: &WebDriver, home: &Path) -> WebDriverRes
     const COPIED: &str = "软件包的上游作者发布新版本时通常也会同步更新相关的说明文档和变更记录";
     let source = home.join("维护手册.txt");
     std::fs::write(&source, format!("{QUOTED}。{COPIED}。\n")).expect("write the source");
-    driver.find(By::Id("tab-library")).await?.click().await?;
-    let rows = driver
-        .find_all(By::Css("#library-table tr[data-id]"))
-        .await?
-        .len();
-    stub_dialog(driver, serde_json::json!([source.display().to_string()])).await?;
-    click(driver, "library-add-files").await?;
-    wait_for("the added source", || async {
-        Ok(driver
-            .find_all(By::Css("#library-table tr[data-id]"))
-            .await?
-            .len()
-            == rows + 1)
-    })
-    .await?;
+    add_to_library(driver, &source).await?;
 
     let essay = home.join("引用与复制.txt");
     std::fs::write(

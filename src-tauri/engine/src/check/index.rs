@@ -241,8 +241,19 @@ impl Index {
                 }
             }
         }
+        self.most_shared(counts.into_iter(), min_shared, n, exclude)
+    }
+
+    /// Of paragraphs with their shared keys: those with at least `min_shared` and not in document
+    /// `exclude`, most first, ties by slot, at most `n`.
+    fn most_shared(
+        &self,
+        counts: impl Iterator<Item = (Slot, u32)>,
+        min_shared: u32,
+        n: usize,
+        exclude: Option<i64>,
+    ) -> Vec<(Slot, u32)> {
         let mut out: Vec<(Slot, u32)> = counts
-            .into_iter()
             .filter(|&(slot, shared)| {
                 shared >= min_shared && exclude != Some(self.document_ids[slot as usize])
             })
@@ -297,16 +308,10 @@ impl Index {
         // Count by sorting: each key's slots are distinct, so a run of one slot is its shared keys.
         let mut all: Vec<Slot> = lists.iter().flat_map(|l| l.iter().copied()).collect();
         all.sort_unstable();
-        let mut out: Vec<(Slot, u32)> = all
+        let counts = all
             .chunk_by(|a, b| a == b)
-            .map(|run| (run[0], run.len() as u32))
-            .filter(|&(slot, shared)| {
-                shared >= min_shared && exclude != Some(self.document_ids[slot as usize])
-            })
-            .collect();
-        out.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-        out.truncate(n);
-        out
+            .map(|run| (run[0], run.len() as u32));
+        self.most_shared(counts, min_shared, n, exclude)
     }
 
     /// The `n` paragraphs with the smallest Hamming distance to `fingerprint`, nearest first, ties by slot;

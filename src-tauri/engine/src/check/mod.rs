@@ -345,29 +345,18 @@ impl<'a> Checker<'a> {
 
         // 2. Fetch the candidates' texts once each, in one pass over the database (one connection),
         // then split them into units (parallel).
-        let mut slots: Vec<index::Slot> = prepared
-            .iter()
-            .flat_map(|p| p.candidates.iter().copied())
-            .collect();
-        slots.sort_unstable();
-        slots.dedup();
-        let ids: Vec<i64> = slots.iter().map(|&s| self.index.paragraph_id(s)).collect();
-        let mut texts = self.library.source_paragraphs(&ids)?;
-        let sources: HashMap<index::Slot, (Arc<SourceParagraph>, Vec<Unit>)> = slots
-            .iter()
-            .zip(&ids)
-            .filter_map(|(&slot, id)| Some((slot, texts.remove(id)?)))
-            .collect::<Vec<_>>()
-            .into_par_iter()
-            .map(|(slot, src)| {
-                let u = if method.uses_units() {
-                    units(&src.text)
+        let sources = fetch(
+            self.library,
+            self.index,
+            prepared.iter().flat_map(|p| p.candidates.iter().copied()),
+            |text| {
+                if method.uses_units() {
+                    units(text)
                 } else {
                     Vec::new()
-                };
-                (slot, (Arc::new(src), u))
-            })
-            .collect();
+                }
+            },
+        )?;
 
         // 3. Judge every candidate (parallel). The submission's SimHash, which every match carries,
         // is computed only for paragraphs with a match.
@@ -425,6 +414,35 @@ impl<'a> Checker<'a> {
         }
         Ok(results)
     }
+}
+
+/// The library paragraphs in `slots`, each fetched once (one pass over the library) and read by `read`
+/// (in parallel).
+fn fetch<T: Send>(
+    library: &dyn Sources,
+    index: &Index,
+    slots: impl Iterator<Item = index::Slot>,
+    read: impl Fn(&str) -> T + Sync,
+) -> Result<HashMap<index::Slot, (Arc<SourceParagraph>, T)>> {
+    let mut slots: Vec<index::Slot> = slots.collect();
+    slots.sort_unstable();
+    slots.dedup();
+    if slots.is_empty() {
+        return Ok(HashMap::new());
+    }
+    let ids: Vec<i64> = slots.iter().map(|&s| index.paragraph_id(s)).collect();
+    let mut texts = library.source_paragraphs(&ids)?;
+    Ok(slots
+        .iter()
+        .zip(&ids)
+        .filter_map(|(&slot, id)| Some((slot, texts.remove(id)?)))
+        .collect::<Vec<_>>()
+        .into_par_iter()
+        .map(|(slot, src)| {
+            let read = read(&src.text);
+            (slot, (Arc::new(src), read))
+        })
+        .collect())
 }
 
 /// Best first: similarity, then the nearer SimHash, then the library's order.

@@ -14,7 +14,6 @@
 //!
 //! A paragraph already copied whole in its own language ([`SAME_LANGUAGE_ENOUGH`]) is not searched.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use rayon::prelude::*;
@@ -23,7 +22,7 @@ use super::{index, Extent, Index, Match, ParagraphResult, SpanPair};
 use crate::crosslang::{self, Language, Sentence};
 use crate::error::Result;
 use crate::fingerprint::{hamming, Fingerprinter};
-use crate::library::{SourceParagraph, Sources};
+use crate::library::Sources;
 
 /// The default translation threshold: the share of a submission paragraph that must translate one
 /// library paragraph for the match to be reported. Calibrated on `tests/fixtures/translation` (README,
@@ -105,29 +104,18 @@ pub(super) fn add_translations(
         .collect();
 
     // The candidates' texts, fetched once each, and their sentences.
-    let mut slots: Vec<index::Slot> = prepared
-        .iter()
-        .flatten()
-        .flat_map(|p| p.candidates.iter().copied())
-        .collect();
-    if slots.is_empty() {
+    let sources = super::fetch(
+        library,
+        index,
+        prepared
+            .iter()
+            .flatten()
+            .flat_map(|p| p.candidates.iter().copied()),
+        |text| crosslang::sentences(tokenizer, lexicon, text),
+    )?;
+    if sources.is_empty() {
         return Ok(());
     }
-    slots.sort_unstable();
-    slots.dedup();
-    let ids: Vec<i64> = slots.iter().map(|&s| index.paragraph_id(s)).collect();
-    let mut texts = library.source_paragraphs(&ids)?;
-    let sources: HashMap<index::Slot, (Arc<SourceParagraph>, Vec<Sentence>)> = slots
-        .iter()
-        .zip(&ids)
-        .filter_map(|(&slot, id)| Some((slot, texts.remove(id)?)))
-        .collect::<Vec<_>>()
-        .into_par_iter()
-        .map(|(slot, src)| {
-            let sentences = crosslang::sentences(tokenizer, lexicon, &src.text);
-            (slot, (Arc::new(src), sentences))
-        })
-        .collect();
 
     results
         .par_iter_mut()

@@ -24,6 +24,8 @@ pub fn stem(word: &str) -> String {
 #[derive(Debug, Default)]
 pub struct Lexicon {
     words: FxHashMap<Box<str>, Box<[u64]>>,
+    /// How many headwords each concept glosses (a measure of how general it is).
+    headwords: FxHashMap<u64, u32>,
 }
 
 impl Lexicon {
@@ -48,6 +50,7 @@ impl Lexicon {
     pub fn parse(text: &str) -> Lexicon {
         let mut stems: FxHashMap<&str, u64> = FxHashMap::default();
         let mut words = FxHashMap::default();
+        let mut headwords: FxHashMap<u64, u32> = FxHashMap::default();
         for line in text.lines().filter(|l| !l.starts_with('#')) {
             let Some((head, glosses)) = line.split_once('\t') else {
                 continue;
@@ -58,11 +61,20 @@ impl Lexicon {
                 .collect();
             keys.sort_unstable();
             keys.dedup();
+            for &k in &keys {
+                *headwords.entry(k).or_default() += 1;
+            }
             if !keys.is_empty() {
                 words.insert(head.into(), keys.into_boxed_slice());
             }
         }
-        Lexicon { words }
+        Lexicon { words, headwords }
+    }
+
+    /// How many headwords have `concept` among their glosses: 0 for a word the dictionary never uses
+    /// (a name, a command), thousands for "use" or "make".
+    pub fn generality(&self, concept: u64) -> u32 {
+        self.headwords.get(&concept).copied().unwrap_or(0)
     }
 
     /// The concepts `word` (Simplified Chinese, normalised) stands for; empty when the lexicon lacks it.

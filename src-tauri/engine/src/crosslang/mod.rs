@@ -22,7 +22,8 @@
 //!   paragraph's language (set: Chinese) and the low 30 bits the concept's top 30 bits. A Chinese word
 //!   gives its glosses' concepts when the lexicon has it with at most [`MAX_INDEXED_CONCEPTS`] of them
 //!   (more is a word of many senses, which says little); an English or Latin word its stem; stop words
-//!   and numbers nothing.
+//!   and numbers nothing. A library paragraph stores at most [`MAX_STORED_CONCEPTS`] of them, the most
+//!   specific ([`stored_keys`]); a submission paragraph looks all of its own up.
 
 pub mod lexicon;
 
@@ -35,6 +36,9 @@ use crate::text::tokens::{is_content, Tokenizer};
 
 /// A Chinese word with more concepts than this is not indexed (see the module notes).
 pub const MAX_INDEXED_CONCEPTS: usize = 8;
+
+/// Concept keys stored per paragraph at most: the most specific ones (see [`stored_keys`]).
+pub const MAX_STORED_CONCEPTS: usize = 32;
 
 /// The bit every concept key has (shingle keys never do).
 pub const CONCEPT_BIT: u32 = 0x8000_0000;
@@ -99,6 +103,24 @@ pub fn index_keys(language: Language, concepts: &[u64]) -> Vec<u32> {
     keys.sort_unstable();
     keys.dedup();
     keys
+}
+
+/// The concept keys a library paragraph is stored with: of its distinct concepts, the
+/// [`MAX_STORED_CONCEPTS`] most specific ones (the fewest dictionary headwords gloss them, ties by
+/// concept), as [`index_keys`].
+pub fn stored_keys(lexicon: &Lexicon, language: Language, concepts: &[u64]) -> Vec<u32> {
+    let mut distinct = concepts.to_vec();
+    distinct.sort_unstable();
+    distinct.dedup();
+    if distinct.len() > MAX_STORED_CONCEPTS {
+        let mut ranked: Vec<(u32, u64)> = distinct
+            .iter()
+            .map(|&c| (lexicon.generality(c), c))
+            .collect();
+        ranked.select_nth_unstable(MAX_STORED_CONCEPTS - 1);
+        distinct = ranked[..MAX_STORED_CONCEPTS].iter().map(|r| r.1).collect();
+    }
+    index_keys(language, &distinct)
 }
 
 /// The other language.

@@ -202,3 +202,38 @@ fn ambiguous_words_stop_words_and_numbers_are_not_indexed() {
     let the = analyse(tok(), lex, "The of and.");
     assert!(the.concepts.is_empty() && the.sentences.is_empty());
 }
+
+/// A paragraph with many concepts stores the most specific ones: a name no gloss uses before a word
+/// many headwords gloss.
+#[test]
+fn a_library_paragraph_stores_its_most_specific_concepts() {
+    let lex = Lexicon::embedded();
+    let long = format!(
+        "{EN} {EN_OTHER} The archive keeps every upload, and lintian reports problems. Volunteers \
+         translate the documentation, review patches, answer questions on mailing lists, organise \
+         conferences and test release candidates on many hardware architectures."
+    );
+    let read = analyse(tok(), lex, &long);
+    let mut distinct = read.concepts.clone();
+    distinct.sort_unstable();
+    distinct.dedup();
+    assert!(distinct.len() > MAX_STORED_CONCEPTS, "{}", distinct.len());
+    let stored = stored_keys(lex, Language::English, &read.concepts);
+    assert_eq!(stored.len(), MAX_STORED_CONCEPTS);
+    let key = |c: u64| index_keys(Language::English, &[c])[0];
+    assert_eq!(lex.generality(concept("lintian")), 0);
+    assert!(lex.generality(concept("good")) > 100);
+    assert!(stored.contains(&key(concept("lintian"))));
+    assert!(!stored.contains(&key(concept("good"))));
+    // Every concept kept is at most as general as every concept left out.
+    let (kept, left): (Vec<u64>, Vec<u64>) =
+        distinct.iter().partition(|&&c| stored.contains(&key(c)));
+    let most = kept.iter().map(|&c| lex.generality(c)).max().unwrap();
+    assert!(left.iter().all(|&c| lex.generality(c) >= most));
+    // A short paragraph keeps every concept.
+    let short = analyse(tok(), lex, EN_OTHER);
+    assert_eq!(
+        stored_keys(lex, Language::English, &short.concepts),
+        index_keys(Language::English, &short.concepts)
+    );
+}

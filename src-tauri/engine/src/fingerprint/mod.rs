@@ -36,7 +36,7 @@ pub struct ParagraphPrint {
     pub simhash: u64,
     /// Winnowed shingle keys, sorted (see [`shingles::winnowed`]).
     pub shingles: Vec<u32>,
-    /// Concept keys, sorted (see [`crosslang::index_keys`]).
+    /// Concept keys, sorted (see [`crosslang::stored_keys`]).
     pub concepts: Vec<u32>,
     /// The paragraph's characters that are not white space (stored beside the fingerprints; counted in
     /// the same pass).
@@ -117,7 +117,7 @@ impl Fingerprinter {
         ParagraphPrint {
             simhash,
             shingles: shingles::winnowed(&read.units),
-            concepts: crosslang::index_keys(language, &concepts),
+            concepts: crosslang::stored_keys(self.lexicon, language, &concepts),
             chars: read.non_ws_chars as u64,
         }
     }
