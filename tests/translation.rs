@@ -118,6 +118,14 @@ fn a_chinese_translation_of_an_english_library_document_is_reported_sentence_by_
         "{ratio} {translated}"
     );
 
+    // The text summary says so too.
+    let text = s.ok(&["check", essay.to_str().unwrap()]);
+    assert!(
+        text.contains("of which by translation (Chinese ↔ English):"),
+        "{text}"
+    );
+    assert!(text.contains("maintainer-guide ¶1 (translation)"), "{text}");
+
     // Off: nothing is found.
     let off: Value = serde_json::from_str(&s.ok(&[
         "check",

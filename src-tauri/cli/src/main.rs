@@ -148,7 +148,7 @@ struct CheckArgs {
     #[arg(long)]
     author: Option<String>,
     /// Do not look for copies by translation (Chinese ↔ English), which the verified method does by
-    /// default when the library holds both languages
+    /// default for a paragraph whose other language the library holds
     #[arg(long)]
     no_translation: bool,
     /// Report a copy by translation when at least this share of the paragraph translates the source

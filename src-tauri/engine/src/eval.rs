@@ -374,10 +374,8 @@ fn best_similarities(report: &Report, query: &Path, truth: &TruthQuery) -> Vec<S
             d.paragraphs
                 .iter()
                 .map(|p| {
-                    let best = p
-                        .matches
-                        .iter()
-                        .max_by(|a, b| a.similarity.total_cmp(&b.similarity));
+                    // Matches are listed best first (the report's order, ties included).
+                    let best = p.matches.first();
                     (
                         exact_key(&p.text),
                         loose_key(&p.text),

@@ -2,8 +2,8 @@
 //!
 //! - The paragraph SimHashes and ids in flat arrays (24 bytes per paragraph), scanned for the seed
 //!   method and read for `hamming`.
-//! - An inverted index from winnowed shingle key to the paragraphs that contain it (the shortlist
-//!   stage), laid out flat: postings sorted by key, grouped into 2^B buckets by the key's top B bits
+//! - An inverted index from key to the paragraphs that contain it: winnowed shingle keys (the shortlist
+//!   stage) and concept keys (the cross-language shortlist, `crate::crosslang`), laid out flat: postings sorted by key, grouped into 2^B buckets by the key's top B bits
 //!   (B grows with the library, up to 24), so a lookup reads one bucket offset and searches a bucket of a
 //!   few dozen entries. 8 bytes per stored key (key, slot) plus 4 per bucket; no per-key allocation.
 //!
@@ -38,9 +38,9 @@ pub struct Index {
 pub struct IndexMemory {
     /// SimHashes and ids (the paragraph-fingerprint index).
     pub fingerprints: usize,
-    /// Shingle postings and bucket offsets (the shortlist stage).
+    /// Postings (shingle and concept keys) and bucket offsets (the shortlists).
     pub postings: usize,
-    /// Number of stored shingle keys.
+    /// Number of stored keys.
     pub keys: usize,
 }
 
@@ -304,7 +304,11 @@ impl Index {
                 read <= RARE_POSTINGS_BUDGET
             })
             .count();
-        lists.truncate(within.max(1));
+        if within < min_shared as usize {
+            // Too few keys within the budget for any paragraph to share enough of them.
+            return Vec::new();
+        }
+        lists.truncate(within);
         // Count by sorting: each key's slots are distinct, so a run of one slot is its shared keys.
         let mut all: Vec<Slot> = lists.iter().flat_map(|l| l.iter().copied()).collect();
         all.sort_unstable();

@@ -361,7 +361,7 @@ impl<'a> Checker<'a> {
         // 3. Judge every candidate (parallel). The submission's SimHash, which every match carries,
         // is computed only for paragraphs with a match.
         let (index, fingerprinter, keep) = (self.index, self.fingerprinter, self.settings.keep);
-        let results = paragraphs
+        let mut results = paragraphs
             .par_iter()
             .zip(prepared.par_iter())
             .map(|(text, p)| {
@@ -398,7 +398,6 @@ impl<'a> Checker<'a> {
                 }
             })
             .collect::<Vec<_>>();
-        let mut results = results;
         if let (Method::Verified, Some(threshold)) =
             (self.settings.method, self.settings.translation)
         {

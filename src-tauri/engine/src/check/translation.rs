@@ -7,22 +7,26 @@
 //! 2. A library paragraph holding at least [`MIN_SHARED`] of them (and at least half as many as the
 //!    best) is verified, at most [`CANDIDATES`] per paragraph: both are split into sentences, each
 //!    submission sentence is paired with the source sentence it translates (`crosslang::translation`),
-//!    and the share of the paragraph's characters in such sentences is the match's similarity.
+//!    and the share of the paragraph's non-whitespace characters in such sentences is the match's
+//!    similarity (as a same-language copy's is the share in copied passages).
 //! 3. A match at or above the translation threshold ([`TRANSLATION_THRESHOLD`] by default, its own:
 //!    same-topic paragraphs of one manual share much vocabulary) is kept, marked `cross_language`, its
 //!    spans the aligned sentences.
 //!
-//! A paragraph already copied whole in its own language ([`SAME_LANGUAGE_ENOUGH`]) is not searched.
+//! A paragraph already found copied in its own language (at least [`SAME_LANGUAGE_ENOUGH`] of it) is
+//! not searched (it is flagged already, and the search is the larger part of a check's time), nor one
+//! whose other language the library does not hold.
 
 use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use super::{index, Extent, Index, Match, ParagraphResult, SpanPair};
+use super::{covered_share, index, Extent, Index, Match, ParagraphResult, SpanPair};
 use crate::crosslang::{self, Language, Sentence};
 use crate::error::Result;
 use crate::fingerprint::{hamming, Fingerprinter};
 use crate::library::Sources;
+use crate::text::normalize;
 
 /// The default translation threshold: the share of a submission paragraph that must translate one
 /// library paragraph for the match to be reported. Calibrated on `tests/fixtures/translation` (README,
@@ -46,7 +50,6 @@ struct Prepared {
 
 /// Add the translations found for each paragraph to `results` (which hold the same-language matches),
 /// keeping at most `keep` matches per paragraph.
-#[allow(clippy::too_many_arguments)]
 pub(super) fn add_translations(
     library: &dyn Sources,
     index: &Index,
@@ -74,13 +77,18 @@ pub(super) fn add_translations(
             if best >= SAME_LANGUAGE_ENOUGH {
                 return None;
             }
-            let read = crosslang::analyse(tokenizer, lexicon, &r.text);
-            let other = crosslang::other(read.language);
+            // Only when the library holds the other language is the paragraph read for the search.
+            let language = crosslang::language_of(&normalize(&r.text));
+            let other = crosslang::other(language);
             let searched = match other {
                 Language::Chinese => zh,
                 Language::English => en,
             };
-            if !searched || read.concepts.is_empty() {
+            if !searched {
+                return None;
+            }
+            let read = crosslang::analyse(tokenizer, lexicon, &r.text);
+            if read.concepts.is_empty() {
                 return None;
             }
             let keys = crosslang::index_keys(other, &read.concepts);
@@ -127,8 +135,25 @@ pub(super) fn add_translations(
                 let Some((src, src_sentences)) = sources.get(&slot) else {
                     continue;
                 };
-                let (pairs, share) = crosslang::translation(&p.sentences, src_sentences);
-                if share < threshold || pairs.is_empty() {
+                // A (mixed-language) library paragraph already found in the same language.
+                if r.matches
+                    .iter()
+                    .any(|m| m.source.paragraph_id == src.paragraph_id)
+                {
+                    continue;
+                }
+                let (pairs, _) = crosslang::translation(&p.sentences, src_sentences);
+                let spans: Vec<SpanPair> = pairs
+                    .iter()
+                    .map(|p| SpanPair {
+                        submission: [p.submission.0, p.submission.1],
+                        source: [p.source.0, p.source.1],
+                    })
+                    .collect();
+                // The share of the whole paragraph, as for a same-language copy.
+                let ranges: Vec<[usize; 2]> = spans.iter().map(|s| s.submission).collect();
+                let share = covered_share(&r.text, &ranges);
+                if spans.is_empty() || share < threshold {
                     continue;
                 }
                 let print = *print.get_or_insert_with(|| fingerprinter.simhash(&r.text));
@@ -136,15 +161,7 @@ pub(super) fn add_translations(
                     source: Arc::clone(src),
                     similarity: share,
                     hamming: hamming(print, index.simhash(slot)),
-                    extent: Extent::Spans(
-                        pairs
-                            .iter()
-                            .map(|p| SpanPair {
-                                submission: [p.submission.0, p.submission.1],
-                                source: [p.source.0, p.source.1],
-                            })
-                            .collect(),
-                    ),
+                    extent: Extent::Spans(spans),
                     cross_language: true,
                 });
             }
@@ -158,13 +175,4 @@ pub(super) fn add_translations(
 fn key_range(language: Language) -> (u32, u32) {
     let lo = crosslang::index_keys(language, &[0])[0];
     (lo, lo | 0x3FFF_FFFF)
-}
-
-/// Whether a library of this index holds concept keys of both languages (the pass has something to
-/// find in either direction).
-pub fn both_languages(index: &Index) -> bool {
-    [Language::Chinese, Language::English].iter().all(|&l| {
-        let (lo, hi) = key_range(l);
-        index.keys_in_range(lo, hi) > 0
-    })
 }

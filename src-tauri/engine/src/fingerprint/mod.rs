@@ -3,9 +3,10 @@
 //! - the shingle keys the shortlist stage indexes (`shingles`);
 //! - the concept keys the cross-language shortlist indexes (`crate::crosslang::index_keys`).
 //!
-//! Both are pure functions of the paragraph text and of data compiled into the binary (jieba's
-//! dictionary, the stop-word lists, the IDF table), so stored fingerprints stay valid as the library
-//! grows. [`FINGERPRINT_VERSION`] names the definition; every stored paragraph records it, and a library
+//! All three are pure functions of the paragraph text and of data compiled into the binary (jieba's
+//! dictionary, the stop-word lists, the IDF table, the CC-CEDICT lexicon and the Snowball stemmer), so
+//! stored fingerprints stay valid as the library grows; a change to any of them changes the
+//! definition. [`FINGERPRINT_VERSION`] names the definition; every stored paragraph records it, and a library
 //! opened by a Tongwen with another version is re-fingerprinted.
 
 pub mod idf;

@@ -372,23 +372,21 @@ fn document(out: &mut Vec<Block>, doc: &DocumentReport, lang: Lang) {
     }
 }
 
+/// Marked ranges of a text.
+type Marked = Vec<([usize; 2], Mark, bool)>;
+
 /// A translation's aligned sentences on both sides, each pair in its colour (submission sentences that
 /// translate the same source sentence share its colour).
-type Marked = Vec<([usize; 2], Mark, bool)>;
 fn paired(m: &MatchReport) -> (Marked, Marked) {
     let mut sources: Vec<[usize; 2]> = Vec::new();
     let (mut mine, mut theirs) = (Vec::new(), Vec::new());
     for s in &m.spans {
-        let i = sources
-            .iter()
-            .position(|&r| r == s.source)
-            .unwrap_or_else(|| {
-                sources.push(s.source);
-                sources.len() - 1
-            });
+        let seen = sources.iter().position(|&r| r == s.source);
+        let i = seen.unwrap_or(sources.len());
         let mark = Mark::Pair((i % PAIR_COLOURS as usize) as u8);
         mine.push((s.submission, mark, false));
-        if i + 1 == sources.len() {
+        if seen.is_none() {
+            sources.push(s.source);
             theirs.push((s.source, mark, false));
         }
     }

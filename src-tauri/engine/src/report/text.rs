@@ -71,6 +71,17 @@ pub fn render(report: &Report, lang: Lang) -> String {
                 doc.largest_source_ratio * 100.0
             ),
         };
+        if doc.translated_ratio > 0.0 {
+            let _ = writeln!(
+                out,
+                "  {} {:.1}%",
+                lang.pick(
+                    "of which by translation (Chinese ↔ English):",
+                    "其中翻译（中英互译）："
+                ),
+                doc.translated_ratio * 100.0
+            );
+        }
         // The kinds, when some passage is not plain copying (or some kind is left out of the ratio).
         let k = doc.kinds;
         if k.quoted > 0.0 || k.reference > 0.0 || k.own > 0.0 || !report.exclude.is_empty() {
@@ -132,11 +143,16 @@ pub fn render(report: &Report, lang: Lang) -> String {
             };
             let _ = writeln!(
                 out,
-                "{mark} ¶{:<3} {:5.1}%  {} ¶{}  {}",
+                "{mark} ¶{:<3} {:5.1}%  {} ¶{}{}  {}",
                 p.index + 1,
                 best.similarity * 100.0,
                 printable(&best.source_title),
                 best.source_paragraph + 1,
+                if best.cross_language {
+                    lang.pick(" (translation)", "（翻译）")
+                } else {
+                    ""
+                },
                 printable(&snippet(&p.text, 40))
             );
         }
