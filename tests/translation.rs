@@ -196,3 +196,35 @@ fn a_translation_threshold_outside_zero_to_one_is_refused() {
         stderr(&out)
     );
 }
+
+/// A class checked against the library too (`compare --with-library`) finds the translation in each
+/// submission's check, unless `--no-translation`.
+#[test]
+fn a_class_checked_against_the_library_finds_translations_unless_told_not_to() {
+    let s = Sandbox::new();
+    let en = s.write("lib/maintainer-guide.txt", format!("{EN_SOURCE}\n"));
+    s.ok(&["library", "add", en.to_str().unwrap()]);
+    s.write("class/a.txt", format!("{ZH_COPY}\n"));
+    s.write("class/b.txt", format!("{ZH_LIBRARY}\n"));
+    let class = s.path("class");
+    let ratio_of_a = |extra: &[&str]| -> f64 {
+        let mut args = vec!["compare", class.to_str().unwrap(), "--with-library"];
+        args.extend_from_slice(extra);
+        args.extend_from_slice(&["--format", "json"]);
+        let report: Value = serde_json::from_str(&s.ok(&args)).unwrap();
+        let a = report["documents"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|d| d["file"].as_str().unwrap().ends_with("a.txt"))
+            .unwrap()
+            .clone();
+        assert_eq!(
+            a["check"]["similarity_ratio"], a["check"]["translated_ratio"],
+            "{a}"
+        );
+        a["check"]["translated_ratio"].as_f64().unwrap()
+    };
+    assert!(ratio_of_a(&[]) > 0.3);
+    assert_eq!(ratio_of_a(&["--no-translation"]), 0.0);
+}

@@ -92,6 +92,9 @@ struct CompareArgs {
     /// Also check every submission against the library
     #[arg(long)]
     with_library: bool,
+    /// With --with-library: do not look for copies by translation (Chinese ↔ English)
+    #[arg(long)]
+    no_translation: bool,
     /// Group submissions whose pair shares at least this share of either document
     #[arg(long)]
     threshold: Option<f64>,
@@ -824,6 +827,7 @@ fn compare_cmd(engine: &Engine, args: CompareArgs) -> Result<ExitCode> {
             threshold: args.threshold,
             min_match_chars: args.min_match_chars,
             min_match_words: args.min_match_words,
+            translation: !args.no_translation,
             read: ReadOptions {
                 encoding: args.encoding,
             },
