@@ -165,7 +165,7 @@ impl<'a> Memory<'a> {
             .par_iter()
             .flat_map_iter(|ps| ps.iter())
             .map(|text| {
-                let print = fingerprinter.paragraph(text);
+                let print = fingerprinter.same_language(text);
                 let keys = print
                     .shingles
                     .into_iter()

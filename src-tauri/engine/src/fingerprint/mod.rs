@@ -108,17 +108,33 @@ impl Fingerprinter {
         h.finish()
     }
 
-    /// Both fingerprints of a paragraph.
+    /// Every fingerprint of a paragraph, as the library stores them.
     pub fn paragraph(&self, paragraph: &str) -> ParagraphPrint {
+        self.prints(paragraph, true)
+    }
+
+    /// The SimHash and shingle keys of a paragraph, without concept keys (`concepts` is empty): what a
+    /// comparison within one language needs (a class compared with itself).
+    pub fn same_language(&self, paragraph: &str) -> ParagraphPrint {
+        self.prints(paragraph, false)
+    }
+
+    fn prints(&self, paragraph: &str, with_concepts: bool) -> ParagraphPrint {
         // One pass normalises the text for the segmenter and reads the units for the shingles.
         let read = units_and_normalized(paragraph);
         let mut concepts = Vec::new();
-        let simhash = self.simhash_and_concepts(&read.normalized, Some(&mut concepts));
-        let language = crosslang::language_of(&read.normalized);
+        let simhash =
+            self.simhash_and_concepts(&read.normalized, with_concepts.then_some(&mut concepts));
+        let concepts = if with_concepts {
+            let language = crosslang::language_of(&read.normalized);
+            crosslang::stored_keys(self.lexicon, language, &concepts)
+        } else {
+            Vec::new()
+        };
         ParagraphPrint {
             simhash,
             shingles: shingles::winnowed(&read.units),
-            concepts: crosslang::stored_keys(self.lexicon, language, &concepts),
+            concepts,
             chars: read.non_ws_chars as u64,
         }
     }
@@ -172,6 +188,15 @@ mod tests {
     const PINNED_KEYS: [&str; 4] = ["0c7288b4", "11c97d13", "2cfdc032", "3a4bf29f"];
 
     const PINNED: &str = "9b19a83d6d1bfa04";
+
+    #[test]
+    fn same_language_prints_are_the_stored_ones_without_concepts() {
+        let f = Fingerprinter::new();
+        let text = "Debian 软件包维护者应当定期检查错误跟踪系统。";
+        let (all, same) = (f.paragraph(text), f.same_language(text));
+        assert_eq!((same.simhash, &same.shingles), (all.simhash, &all.shingles));
+        assert!(same.concepts.is_empty() && !all.concepts.is_empty());
+    }
 
     #[test]
     fn edited_copy_is_closer_than_unrelated_text() {
