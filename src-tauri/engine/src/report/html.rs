@@ -70,7 +70,7 @@ table.bars{width:auto}table.bars th{font-weight:400;max-width:24rem}.bar{width:1
 .key{margin-right:1rem;white-space:nowrap}
 .para{margin:.8rem 0;padding:.5rem .8rem;border-left:4px solid #ccc}.para.flagged{border-left-color:#c92a2a;background:#fff5f5}
 .para.passage{border-left-color:#f59f9f}.para.passage mark.copied{background:#ffe3e3}
-.sim{font-weight:600;color:#c92a2a}mark.pair-c0{background:#ffd8a8}mark.pair-c1{background:#b2f2bb}mark.pair-c2{background:#a5d8ff}mark.pair-c3{background:#eebefa}mark.pair-c4{background:#ffec99}mark.pair-c5{background:#96f2d7}
+.sim{font-weight:600;color:#c92a2a}mark.pair-c0{background:#cfe2ff}mark.pair-c1{background:#ffdcb0}mark.pair-c2{background:#c8efcc}mark.pair-c3{background:#e6d9ff}mark.pair-c4{background:#c6eef0}mark.pair-c5{background:#ffd6e5}
 mark.in-quotes{text-decoration:underline dotted}
 mark.quoted{background:#c9f0d3}mark.reference,mark.template{background:#e3e3e6}mark.own{background:#d6e4ff}.kinds{color:#333}.error{color:#b00020;font-weight:600}
 @media print{body{margin:0}.para{break-inside:avoid}}";

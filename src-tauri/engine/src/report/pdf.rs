@@ -57,14 +57,14 @@ fn mark_colour(mark: Mark) -> Rgb {
         Mark::Kind(SpanKind::Own) | Mark::Light(SpanKind::Own) => (0.84, 0.89, 1.0),
         Mark::Kind(SpanKind::Reference | SpanKind::Template)
         | Mark::Light(SpanKind::Reference | SpanKind::Template) => (0.89, 0.89, 0.9),
-        // The HTML report's pair colours (`mark.pair-c0` …).
+        // The pair colours of the HTML report and the app (`pair-c0` …).
         Mark::Pair(c) => match c % page::PAIR_COLOURS {
-            0 => (1.0, 0.85, 0.66),
-            1 => (0.70, 0.95, 0.73),
-            2 => (0.65, 0.85, 1.0),
-            3 => (0.93, 0.75, 0.98),
-            4 => (1.0, 0.93, 0.60),
-            _ => (0.59, 0.95, 0.84),
+            0 => (0.81, 0.89, 1.0),
+            1 => (1.0, 0.86, 0.69),
+            2 => (0.78, 0.94, 0.8),
+            3 => (0.9, 0.85, 1.0),
+            4 => (0.78, 0.93, 0.94),
+            _ => (1.0, 0.84, 0.9),
         },
     }
 }
