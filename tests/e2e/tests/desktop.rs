@@ -355,15 +355,7 @@ async fn scenario(driver: &WebDriver, home: &Path) -> WebDriverResult<()> {
     .await?;
 
     // Open the side-by-side view of the first flagged paragraph; copied text is highlighted in both.
-    driver
-        .find(By::Css("#paragraphs .para.flagged"))
-        .await?
-        .click()
-        .await?;
-    wait_for("the compare panel", || async {
-        driver.find(By::Id("compare")).await?.is_displayed().await
-    })
-    .await?;
+    open_first_flagged(driver).await?;
     assert!(!driver
         .find_all(By::Css("#compare-submission mark"))
         .await?
@@ -438,6 +430,19 @@ async fn scenario(driver: &WebDriver, home: &Path) -> WebDriverResult<()> {
     translation(driver, home).await
 }
 
+/// Open the side-by-side view of the first flagged paragraph.
+async fn open_first_flagged(driver: &WebDriver) -> WebDriverResult<()> {
+    driver
+        .find(By::Css("#paragraphs .para.flagged"))
+        .await?
+        .click()
+        .await?;
+    wait_for("the compare panel", || async {
+        driver.find(By::Id("compare")).await?.is_displayed().await
+    })
+    .await
+}
+
 /// Add one file to the library through the Library tab's dialog and wait for its row.
 async fn add_to_library(driver: &WebDriver, file: &Path) -> WebDriverResult<()> {
     driver.find(By::Id("tab-library")).await?.click().await?;
@@ -490,15 +495,7 @@ async fn translation(driver: &WebDriver, home: &Path) -> WebDriverResult<()> {
     .await?;
     let translated = text_of(driver, "#report-translated").await?;
     assert!(translated.contains('%'), "{translated}");
-    driver
-        .find(By::Css("#paragraphs .para.flagged"))
-        .await?
-        .click()
-        .await?;
-    wait_for("the compare panel", || async {
-        driver.find(By::Id("compare")).await?.is_displayed().await
-    })
-    .await?;
+    open_first_flagged(driver).await?;
     assert!(!driver
         .find_all(By::Css("#compare-source .match.active .match-language"))
         .await?

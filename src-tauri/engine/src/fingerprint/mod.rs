@@ -49,7 +49,6 @@ pub struct ParagraphPrint {
 pub struct Fingerprinter {
     tokenizer: Tokenizer,
     idf: &'static IdfTable,
-    lexicon: &'static Lexicon,
 }
 
 impl Default for Fingerprinter {
@@ -63,7 +62,6 @@ impl Fingerprinter {
         Fingerprinter {
             tokenizer: Tokenizer::new(),
             idf: IdfTable::embedded(),
-            lexicon: Lexicon::embedded(),
         }
     }
 
@@ -71,9 +69,10 @@ impl Fingerprinter {
         &self.tokenizer
     }
 
-    /// The Chinese → English lexicon of the cross-language comparison.
+    /// The Chinese → English lexicon of the cross-language comparison, loaded the first time it is
+    /// needed (a comparison within one language never loads it).
     pub fn lexicon(&self) -> &'static Lexicon {
-        self.lexicon
+        Lexicon::embedded()
     }
 
     /// The TF-IDF-weighted SimHash of a paragraph: every occurrence of a word adds its IDF weight.
@@ -92,11 +91,12 @@ impl Fingerprinter {
         // The words are hashed first and weighed afterwards: the weight lookups, which mostly miss the
         // cache, then overlap instead of waiting one after another behind the segmenter's work.
         let mut keys = Vec::with_capacity(normalized.len() / 4);
+        let lexicon = concepts.is_some().then(|| self.lexicon());
         self.tokenizer.for_each_normalized_word(normalized, |word| {
             keys.push(xxh3_64(word.as_bytes()));
-            if let Some(out) = concepts.as_deref_mut() {
+            if let (Some(out), Some(lexicon)) = (concepts.as_deref_mut(), lexicon) {
                 if !self.tokenizer.is_stop_word(word) {
-                    crosslang::push_index_concepts(self.lexicon, word, out);
+                    crosslang::push_index_concepts(lexicon, word, out);
                 }
             }
         });
@@ -127,7 +127,7 @@ impl Fingerprinter {
             self.simhash_and_concepts(&read.normalized, with_concepts.then_some(&mut concepts));
         let concepts = if with_concepts {
             let language = crosslang::language_of(&read.normalized);
-            crosslang::stored_keys(self.lexicon, language, &concepts)
+            crosslang::stored_keys(self.lexicon(), language, &concepts)
         } else {
             Vec::new()
         };
