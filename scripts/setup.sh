@@ -3,7 +3,8 @@
 
 # System packages: a C toolchain, pkg-config, WebKitGTK 4.1 for the desktop window, Xvfb and
 # WebKitWebDriver for the GUI tests, Noto CJK so Chinese text renders, python3 for the eval-dev scorer.
-TONGWEN_PACKAGES=(build-essential pkg-config python3 libwebkit2gtk-4.1-dev xvfb xauth
+# libssl-dev: TLS to a shared library's PostgreSQL server (native-tls, the system's OpenSSL).
+TONGWEN_PACKAGES=(build-essential pkg-config python3 libwebkit2gtk-4.1-dev libssl-dev xvfb xauth
   webkit2gtk-driver fonts-noto-cjk)
 # The test suite also starts a throw-away PostgreSQL 15 server (scripts/postgres.sh).
 TONGWEN_TEST_PACKAGES=(postgresql-15)

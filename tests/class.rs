@@ -257,10 +257,7 @@ fn compare_reports_pairs_unreadable_files_and_escapes_html() {
         .unwrap();
     assert_eq!(empty["error_info"]["kind"], "empty_file");
     assert_eq!(report["clusters"].as_array().unwrap().len(), 2);
-    assert!(
-        !s.library().exists(),
-        "comparing adds nothing to any library"
-    );
+    assert!(!s.library_exists(), "comparing adds nothing to any library");
 
     let html = s.path("class.html");
     let out = s.tongwen(&[

@@ -161,7 +161,7 @@ fn eval_on_the_duplicates_set_finds_every_group_with_the_default_method() {
         6
     );
     // The library the user has is never touched.
-    assert!(!s.library().exists());
+    assert!(!s.library_exists());
     let text = s.ok(&["eval", truth.to_str().unwrap(), "--method", "jaccard"]);
     assert!(text.contains("jaccard") && text.contains("0.50*"), "{text}");
 }

@@ -1,26 +1,137 @@
 //! Helpers shared by the integration tests.
+//!
+//! Every test's library is made by [`Sandbox`]: a SQLite file in the test's temporary folder, or, when
+//! the suite runs against the shared-library backend (`TONGWEN_TEST_BACKEND=postgres`, as
+//! `scripts/test` does in its second pass), a new database on the test PostgreSQL server
+//! (`TONGWEN_TEST_POSTGRES`), dropped when the test ends. So one set of tests runs against both.
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
-/// A temporary directory with a library inside.
+/// A database of its own on the test PostgreSQL server.
+pub struct TestDatabase {
+    admin: String,
+    name: String,
+    pub url: String,
+}
+
+impl TestDatabase {
+    /// A new empty database, when the test server is there.
+    pub fn create() -> Option<TestDatabase> {
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        let admin = std::env::var("TONGWEN_TEST_POSTGRES").ok()?;
+        let name = format!(
+            "tw_{}_{}",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        );
+        let mut c = postgres::Client::connect(&admin, postgres::NoTls).expect("test server");
+        c.batch_execute(&format!("CREATE DATABASE {name}"))
+            .expect("create database");
+        let base = admin.rsplit_once('/').expect("server address").0;
+        Some(TestDatabase {
+            url: format!("{base}/{name}"),
+            admin,
+            name,
+        })
+    }
+
+    /// A connection to this database as the server's superuser, in the library's schema.
+    pub fn client(&self) -> postgres::Client {
+        let mut c = postgres::Client::connect(&self.url, postgres::NoTls).expect("test database");
+        c.batch_execute("SET search_path = tongwen").unwrap();
+        c
+    }
+}
+
+impl Drop for TestDatabase {
+    fn drop(&mut self) {
+        if let Ok(mut c) = postgres::Client::connect(&self.admin, postgres::NoTls) {
+            let _ = c.batch_execute(&format!(
+                "DROP DATABASE IF EXISTS {} WITH (FORCE)",
+                self.name
+            ));
+        }
+    }
+}
+
+/// Whether this run tests the shared-library backend (see the module notes).
+pub fn on_postgres() -> bool {
+    std::env::var("TONGWEN_TEST_BACKEND").is_ok_and(|b| b == "postgres")
+}
+
+/// A temporary directory with a library: a file inside, or a database of its own (see the module
+/// notes).
 pub struct Sandbox {
     pub dir: tempfile::TempDir,
+    pub database: Option<TestDatabase>,
 }
 
 impl Sandbox {
     pub fn new() -> Sandbox {
+        let database = if on_postgres() {
+            Some(TestDatabase::create().expect(
+                "TONGWEN_TEST_BACKEND=postgres needs the test server (TONGWEN_TEST_POSTGRES)",
+            ))
+        } else {
+            None
+        };
         Sandbox {
             dir: tempfile::tempdir().expect("temp dir"),
+            database,
         }
+    }
+
+    /// A sandbox for a test about the SQLite file itself (its bytes, its folder's rights); `None` in
+    /// the shared-library pass, which skips it.
+    pub fn sqlite_only() -> Option<Sandbox> {
+        if on_postgres() {
+            eprintln!("SKIPPED in the PostgreSQL pass: a test of the SQLite file");
+            return None;
+        }
+        Some(Sandbox::new())
     }
 
     pub fn path(&self, name: &str) -> PathBuf {
         self.dir.path().join(name)
     }
 
-    pub fn library(&self) -> PathBuf {
+    /// The library's location, as `--library` takes it.
+    pub fn library(&self) -> String {
+        match &self.database {
+            Some(db) => db.url.clone(),
+            None => self.library_file().display().to_string(),
+        }
+    }
+
+    /// The SQLite library's file (tests of the file itself; see [`Sandbox::sqlite_only`]).
+    pub fn library_file(&self) -> PathBuf {
         self.path("library.sqlite")
+    }
+
+    /// Whether the library has been created (a file, or the schema in the database).
+    pub fn library_exists(&self) -> bool {
+        match &self.database {
+            Some(db) => {
+                let mut c = db.client();
+                c.query_one("SELECT to_regclass('tongwen.meta') IS NOT NULL", &[])
+                    .unwrap()
+                    .get(0)
+            }
+            None => self.library_file().exists(),
+        }
+    }
+
+    /// Run SQL on the library (the same statement on both backends: tables and columns are named
+    /// alike).
+    pub fn sql(&self, statement: &str) {
+        match &self.database {
+            Some(db) => db.client().batch_execute(statement).expect(statement),
+            None => rusqlite::Connection::open(self.library_file())
+                .and_then(|c| c.execute_batch(statement))
+                .expect(statement),
+        }
     }
 
     /// Write a file (creating folders) and return its path.

@@ -56,7 +56,8 @@ impl From<EngineError> for CommandError {
             | EngineError::NotALibrary { .. }
             | EngineError::Damaged { .. }
             | EngineError::NotAdded { .. }
-            | EngineError::NeedsUpgrade { .. } => Code::Library,
+            | EngineError::NeedsUpgrade { .. }
+            | EngineError::Server { .. } => Code::Library,
             EngineError::NoSuchDocument(_) => Code::NotFound,
             EngineError::Cancelled => Code::Cancelled,
             EngineError::Internal(_) => Code::Internal,

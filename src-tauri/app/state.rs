@@ -105,7 +105,8 @@ impl AppState {
     }
 }
 
-/// The engine over the SQLite library at `path`.
-pub fn engine_for(path: &str) -> Engine {
-    Engine::new(LibraryLocation::Sqlite(PathBuf::from(path)))
+/// The engine over the library at `location`: a SQLite file, or a shared library's
+/// `postgres://` address.
+pub fn engine_for(location: &str) -> Engine {
+    Engine::new(LibraryLocation::parse(location))
 }

@@ -37,9 +37,11 @@ use tongwen_engine::{files, Engine, Error};
     about = "同文 Tongwen: offline plagiarism checker"
 )]
 struct Cli {
-    /// Library database [default: the platform data directory, e.g. ~/.local/share/tongwen/library.sqlite]
-    #[arg(long, global = true, env = "TONGWEN_LIBRARY", value_name = "PATH")]
-    library: Option<PathBuf>,
+    /// Library: a file, or a shared library's address postgres://USER@HOST/DATABASE (password from
+    /// PGPASSWORD or ~/.pgpass; ?sslmode=require for TLS) [default: the platform data directory, e.g.
+    /// ~/.local/share/tongwen/library.sqlite]
+    #[arg(long, global = true, env = "TONGWEN_LIBRARY", value_name = "PATH|URL")]
+    library: Option<String>,
     #[command(subcommand)]
     command: Command,
 }
@@ -292,6 +294,9 @@ enum LibraryCommand {
         #[arg(required = true)]
         ids: Vec<i64>,
     },
+    /// Create the library (on a server: its schema and the roles tongwen_reader, who may check, and
+    /// tongwen_writer, who may also add and remove), or migrate an older one
+    Init,
     /// Bring a library made by an older Tongwen up to date (re-fingerprint its paragraphs)
     Upgrade,
     /// Find near-duplicate documents (or paragraphs) inside the library
@@ -387,7 +392,7 @@ fn chain(e: &anyhow::Error) -> String {
 fn run(cli: Cli) -> Result<ExitCode> {
     let engine = || -> Result<Engine> {
         let location = match cli.library.clone() {
-            Some(path) => LibraryLocation::Sqlite(path),
+            Some(location) => LibraryLocation::parse(&location),
             None => LibraryLocation::default_location().context(
                 "no data directory on this system; pass --library PATH or set TONGWEN_LIBRARY",
             )?,
@@ -439,6 +444,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 Ok(ExitCode::SUCCESS)
             }
             LibraryCommand::Remove { ids } => library_remove(&engine()?, &ids),
+            LibraryCommand::Init => library_init(&engine()?),
             LibraryCommand::Upgrade => upgrade(&engine()?).map(|()| ExitCode::SUCCESS),
             LibraryCommand::Duplicates {
                 level,
@@ -500,6 +506,23 @@ fn follow(bar: &ProgressBar) -> impl FnMut(Progress<'_>) + '_ {
 }
 
 /// Re-fingerprint a library made by an older Tongwen, with a progress bar.
+fn library_init(engine: &Engine) -> Result<ExitCode> {
+    let status = engine.init()?;
+    println!(
+        "library {}: {} documents, {} paragraphs",
+        printable(&status.path),
+        status.documents,
+        status.paragraphs
+    );
+    if let LibraryLocation::Postgres(_) = engine.location() {
+        println!(
+            "roles: tongwen_reader may check, tongwen_writer may also add and remove \
+             (GRANT tongwen_reader TO a_teacher; GRANT tongwen_writer TO a_librarian;)"
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 fn upgrade(engine: &Engine) -> Result<()> {
     let status = engine.status()?;
     if !status.needs_upgrade {

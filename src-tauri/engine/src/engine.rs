@@ -28,6 +28,7 @@ use crate::error::{Error, Result};
 use crate::extract::{self, discover, Block, ExtractOptions, Extracted};
 use crate::fingerprint::Fingerprinter;
 use crate::ingest;
+use crate::library::postgres::PgLibrary;
 use crate::library::{
     AddOutcome, DocumentInfo, DocumentMeta, Generation, Library, NewDocument,
     RefingerprintProgress, Role, SourceParagraph, Store, Totals,
@@ -49,9 +50,21 @@ pub const DEFAULT_MIN_MATCH_WORDS: usize = 6;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum LibraryLocation {
     Sqlite(PathBuf),
+    /// A shared library on a PostgreSQL server: its address (`postgres://user@host/database?…`, see
+    /// `library::postgres`).
+    Postgres(String),
 }
 
 impl LibraryLocation {
+    /// A location as the user gives it: a `postgres://` (or `postgresql://`) address, else a file.
+    pub fn parse(location: &str) -> LibraryLocation {
+        if crate::library::postgres::is_address(location) {
+            LibraryLocation::Postgres(location.to_string())
+        } else {
+            LibraryLocation::Sqlite(PathBuf::from(location))
+        }
+    }
+
     /// The platform's default library (`~/.local/share/tongwen/library.sqlite` on Linux), if the platform
     /// has a data directory.
     pub fn default_location() -> Option<LibraryLocation> {
@@ -62,6 +75,7 @@ impl LibraryLocation {
     pub fn display(&self) -> String {
         match self {
             LibraryLocation::Sqlite(path) => path.display().to_string(),
+            LibraryLocation::Postgres(address) => crate::library::postgres::redact(address),
         }
     }
 }
@@ -338,12 +352,14 @@ impl Engine {
     fn open_read(&self) -> Result<Box<dyn Store>> {
         match &self.location {
             LibraryLocation::Sqlite(path) => Ok(Box::new(Library::open_read(path)?)),
+            LibraryLocation::Postgres(address) => Ok(Box::new(PgLibrary::open_read(address)?)),
         }
     }
 
     fn open_write(&self) -> Result<Box<dyn Store>> {
         match &self.location {
             LibraryLocation::Sqlite(path) => Ok(Box::new(Library::open(path)?)),
+            LibraryLocation::Postgres(address) => Ok(Box::new(PgLibrary::open(address)?)),
         }
     }
 
@@ -574,6 +590,16 @@ impl Engine {
                 stale,
             });
         }
+        // A library on a server shortlists there (the default method); otherwise, and for the methods
+        // that compare with every paragraph, the library's fingerprints are held here.
+        if let (Some(server), Method::Verified) = (library.server_shortlist(), settings.method) {
+            return f(&Checker::on_server(
+                library.as_ref(),
+                server,
+                self.fingerprinter(),
+                settings,
+            ));
+        }
         let index = self.index(library.as_ref())?;
         let seeds = if settings.method.is_seed() {
             Some(self.seed_index(library.as_ref(), &index, settings.method)?)
@@ -751,12 +777,8 @@ impl Engine {
         if documents.is_empty() {
             return Ok(Vec::new());
         }
-        let index = self.index(library)?;
-        let wanted: std::collections::HashSet<i64> = documents.iter().map(|d| d.id).collect();
-        let ids: Vec<i64> = (0..index.len() as u32)
-            .filter(|&slot| wanted.contains(&index.document_id(slot)))
-            .map(|slot| index.paragraph_id(slot))
-            .collect();
+        let wanted: Vec<i64> = documents.iter().map(|d| d.id).collect();
+        let ids = library.paragraph_ids_of(&wanted)?;
         let mut found: Vec<SourceParagraph> =
             library.source_paragraphs(&ids)?.into_values().collect();
         found.sort_by_key(|p| (p.document_id, p.index));

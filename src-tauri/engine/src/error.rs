@@ -74,6 +74,44 @@ pub enum Error {
     /// An option is out of its range or not understood.
     #[error("invalid {name}: {reason}")]
     InvalidSetting { name: &'static str, reason: String },
+    /// The library's server (a shared library on PostgreSQL) could not be used.
+    #[error("library server {location}: {problem}")]
+    Server {
+        location: String,
+        problem: ServerProblem,
+    },
+}
+
+/// Why a library server could not be used.
+#[derive(Debug, thiserror::Error)]
+pub enum ServerProblem {
+    /// Nothing answers at the address, or the server went away.
+    #[error("cannot reach the server ({0}); is it running, and is the address right?")]
+    Unreachable(String),
+    /// No answer in time.
+    #[error("no answer within {0} s; the server or the network is too slow")]
+    Timeout(u64),
+    /// The user name or password was refused.
+    #[error("the server refused the login ({0}); check the user name and the password (PGPASSWORD or ~/.pgpass)")]
+    Login(String),
+    /// The server accepts only encrypted connections and the address asked for none.
+    #[error("the server accepts only encrypted connections; add sslmode=require to the address")]
+    TlsRequired,
+    /// The encrypted connection could not be made (no TLS on the server, an untrusted certificate).
+    #[error("the encrypted connection failed: {0}")]
+    Tls(String),
+    /// The user lacks a right.
+    #[error(
+        "user {user} may not {right} this library; ask its administrator to grant the {role} role"
+    )]
+    NoRight {
+        user: String,
+        right: &'static str,
+        role: &'static str,
+    },
+    /// The server refused a statement.
+    #[error("{0}")]
+    Query(String),
 }
 
 impl From<FileError> for Error {
@@ -136,11 +174,17 @@ pub enum ErrorKind {
     Cancelled,
     InvalidSetting,
     Internal,
+    ServerUnreachable,
+    ServerTimeout,
+    ServerLogin,
+    ServerTlsRequired,
+    ServerTls,
+    NoRight,
 }
 
 impl ErrorKind {
     /// Every kind, in declaration order (the front ends' translation tables are tested against it).
-    pub const ALL: [ErrorKind; 28] = [
+    pub const ALL: [ErrorKind; 34] = [
         ErrorKind::FileNotFound,
         ErrorKind::PermissionDenied,
         ErrorKind::Io,
@@ -169,6 +213,12 @@ impl ErrorKind {
         ErrorKind::Cancelled,
         ErrorKind::InvalidSetting,
         ErrorKind::Internal,
+        ErrorKind::ServerUnreachable,
+        ErrorKind::ServerTimeout,
+        ErrorKind::ServerLogin,
+        ErrorKind::ServerTlsRequired,
+        ErrorKind::ServerTls,
+        ErrorKind::NoRight,
     ];
 
     /// The kind's position in [`ErrorKind::ALL`]; a match without a wildcard, so a new kind that is not
@@ -203,6 +253,12 @@ impl ErrorKind {
             ErrorKind::Cancelled => 25,
             ErrorKind::InvalidSetting => 26,
             ErrorKind::Internal => 27,
+            ErrorKind::ServerUnreachable => 28,
+            ErrorKind::ServerTimeout => 29,
+            ErrorKind::ServerLogin => 30,
+            ErrorKind::ServerTlsRequired => 31,
+            ErrorKind::ServerTls => 32,
+            ErrorKind::NoRight => 33,
         }
     }
 }
@@ -345,6 +401,44 @@ impl Error {
             Error::InvalidSetting { name, reason } => {
                 text("detail", format!("{name}: {reason}"));
                 (ErrorKind::InvalidSetting, None)
+            }
+            Error::Server { location, problem } => {
+                use ServerProblem as S;
+                let kind = match problem {
+                    S::Unreachable(detail) => {
+                        text("detail", detail.clone());
+                        ErrorKind::ServerUnreachable
+                    }
+                    S::Timeout(secs) => {
+                        params.insert("seconds", Param::Number(*secs));
+                        ErrorKind::ServerTimeout
+                    }
+                    S::Login(detail) => {
+                        text("detail", detail.clone());
+                        ErrorKind::ServerLogin
+                    }
+                    S::TlsRequired => ErrorKind::ServerTlsRequired,
+                    S::Tls(detail) => {
+                        text("detail", detail.clone());
+                        ErrorKind::ServerTls
+                    }
+                    S::NoRight { user, right, role } => {
+                        text("user", user.clone());
+                        text("right", (*right).to_string());
+                        text("role", (*role).to_string());
+                        ErrorKind::NoRight
+                    }
+                    S::Query(detail) => {
+                        text("detail", detail.clone());
+                        ErrorKind::LibraryDatabase
+                    }
+                };
+                return ErrorInfo {
+                    kind,
+                    message: self.to_string(),
+                    path: Some(location.clone()),
+                    params,
+                };
             }
         };
         ErrorInfo {

@@ -14,8 +14,7 @@ use rustc_hash::FxHashMap;
 use crate::fingerprint::hamming;
 use crate::library::FlatPrints;
 
-/// Postings the cross-language shortlist reads per paragraph at most (its rarest keys first).
-pub const RARE_POSTINGS_BUDGET: usize = 4096;
+pub use crate::library::shortlist::RARE_POSTINGS_BUDGET;
 
 /// Position of a paragraph in the index.
 pub type Slot = u32;

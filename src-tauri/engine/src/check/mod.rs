@@ -20,6 +20,7 @@
 pub mod align;
 pub mod index;
 mod index_file;
+pub mod shortlist;
 pub mod translation;
 
 use std::collections::HashMap;
@@ -28,13 +29,14 @@ use std::sync::Arc;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::fingerprint::{hamming, shingles, similarity, Fingerprinter};
 use crate::library::{SourceParagraph, Sources};
 use crate::seeds::{Item, SeedIndex};
 use crate::text::{units, Unit};
 
 pub use crate::fingerprint::Method;
+pub use crate::library::shortlist::{Candidate, KeyQuery, Shortlist};
 pub use align::{AlignParams, AlignSettings};
 pub use index::Index;
 pub use translation::TRANSLATION_THRESHOLD;
@@ -137,7 +139,9 @@ pub struct ParagraphResult {
 
 /// What a comparison method needs to see of the library.
 struct Context<'a> {
-    index: &'a Index,
+    shortlist: &'a dyn Shortlist,
+    /// Every library fingerprint, when they are held here (the SimHash method needs them).
+    local: Option<&'a Index>,
     /// Paragraphs of this document are never candidates (a class's submission against the others).
     exclude_document: Option<i64>,
     fingerprinter: &'a Fingerprinter,
@@ -149,7 +153,7 @@ struct Context<'a> {
 struct Prepared {
     units: Vec<Unit>,
     simhash: Option<u64>,
-    candidates: Vec<index::Slot>,
+    candidates: Vec<Candidate>,
 }
 
 /// A candidate as a method judged it: its similarity and what it covers.
@@ -163,15 +167,15 @@ struct Verdict {
 trait Comparison: Sync {
     /// Whether the method compares unit sequences (then candidates' texts are split into units).
     fn uses_units(&self) -> bool;
-    /// Fingerprint a submission paragraph and shortlist library paragraphs.
-    fn prepare(&self, cx: &Context<'_>, text: &str) -> Prepared;
+    /// Fingerprint the submission's paragraphs and shortlist library paragraphs for each.
+    fn prepare(&self, cx: &Context<'_>, paragraphs: &[String]) -> Result<Vec<Prepared>>;
     /// Judge one candidate; `None` when it is not a match.
     fn judge(
         &self,
         cx: &Context<'_>,
         text: &str,
         prepared: &Prepared,
-        slot: index::Slot,
+        candidate: &Candidate,
         source: (&str, &[Unit]),
     ) -> Option<Verdict>;
 }
@@ -184,31 +188,48 @@ impl Comparison for Verified {
         true
     }
 
-    fn prepare(&self, cx: &Context<'_>, text: &str) -> Prepared {
-        let units = units(text);
+    fn prepare(&self, cx: &Context<'_>, paragraphs: &[String]) -> Result<Vec<Prepared>> {
         // The submission's winnowed keys are looked up: inside a passage shared with a library paragraph
         // both sides keep the minimum of the same windows, so a whole copy shares about all of them.
-        let keys = shingles::winnowed(&units);
-        let expected = keys.len();
-        let min_shared = if expected >= 4 { 2 } else { 1 };
-        let list = cx.index.shortlist(
-            &keys,
-            min_shared,
-            cx.settings.candidates,
-            cx.exclude_document,
-        );
-        let best = list.first().map_or(0, |c| c.1);
-        let floor = ((expected as f64 * MIN_SHARED_FRACTION).ceil() as u32).min(MIN_PASSAGE_KEYS);
-        let candidates = list
-            .into_iter()
-            .take_while(|&(_, shared)| shared * BEST_SHARED_RATIO >= best && shared >= floor)
-            .map(|(slot, _)| slot)
+        let read: Vec<(Vec<Unit>, Vec<u32>)> = paragraphs
+            .par_iter()
+            .map(|text| {
+                let units = units(text);
+                let keys = shingles::winnowed(&units);
+                (units, keys)
+            })
             .collect();
-        Prepared {
-            units,
-            simhash: None,
-            candidates,
-        }
+        let queries: Vec<KeyQuery<'_>> = read
+            .iter()
+            .map(|(_, keys)| KeyQuery {
+                keys,
+                min_shared: if keys.len() >= 4 { 2 } else { 1 },
+            })
+            .collect();
+        let lists =
+            cx.shortlist
+                .shortlist_each(&queries, cx.settings.candidates, cx.exclude_document)?;
+        Ok(read
+            .into_iter()
+            .zip(lists)
+            .map(|((units, keys), list)| {
+                let best = list.first().map_or(0, |c| c.1);
+                let floor =
+                    ((keys.len() as f64 * MIN_SHARED_FRACTION).ceil() as u32).min(MIN_PASSAGE_KEYS);
+                let candidates = list
+                    .into_iter()
+                    .take_while(|&(_, shared)| {
+                        shared * BEST_SHARED_RATIO >= best && shared >= floor
+                    })
+                    .map(|(candidate, _)| candidate)
+                    .collect();
+                Prepared {
+                    units,
+                    simhash: None,
+                    candidates,
+                }
+            })
+            .collect())
     }
 
     fn judge(
@@ -216,7 +237,7 @@ impl Comparison for Verified {
         cx: &Context<'_>,
         text: &str,
         prepared: &Prepared,
-        _slot: index::Slot,
+        _candidate: &Candidate,
         (source, source_units): (&str, &[Unit]),
     ) -> Option<Verdict> {
         let (similarity, spans) = verify(
@@ -241,32 +262,39 @@ impl Comparison for Simhash {
         false
     }
 
-    fn prepare(&self, cx: &Context<'_>, text: &str) -> Prepared {
-        let print = cx.fingerprinter.simhash(text);
-        let candidates = cx
-            .index
-            .nearest(print, 64, cx.settings.keep, cx.exclude_document)
-            .into_iter()
-            .map(|(slot, _)| slot)
-            .collect();
-        Prepared {
-            units: Vec::new(),
-            simhash: Some(print),
-            candidates,
-        }
+    fn prepare(&self, cx: &Context<'_>, paragraphs: &[String]) -> Result<Vec<Prepared>> {
+        let index = cx.local.ok_or(Error::Internal(
+            "the SimHash method needs every library fingerprint in memory",
+        ))?;
+        Ok(paragraphs
+            .par_iter()
+            .map(|text| {
+                let print = cx.fingerprinter.simhash(text);
+                let candidates = index
+                    .nearest(print, 64, cx.settings.keep, cx.exclude_document)
+                    .into_iter()
+                    .map(|(slot, _)| index.candidate(slot))
+                    .collect();
+                Prepared {
+                    units: Vec::new(),
+                    simhash: Some(print),
+                    candidates,
+                }
+            })
+            .collect())
     }
 
     fn judge(
         &self,
-        cx: &Context<'_>,
+        _cx: &Context<'_>,
         _text: &str,
         prepared: &Prepared,
-        slot: index::Slot,
+        candidate: &Candidate,
         _source: (&str, &[Unit]),
     ) -> Option<Verdict> {
         let print = prepared.simhash?;
         Some(Verdict {
-            similarity: similarity(hamming(print, cx.index.simhash(slot))),
+            similarity: similarity(hamming(print, candidate.simhash)),
             extent: Extent::WholeParagraph,
         })
     }
@@ -282,10 +310,12 @@ impl Method {
     }
 }
 
-/// Checks documents against an open library (or any other [`Sources`] with its [`Index`]).
+/// Checks documents against an open library (or any other [`Sources`] with its [`Shortlist`]: an
+/// [`Index`], or the library's server).
 pub struct Checker<'a> {
     library: &'a dyn Sources,
-    index: &'a Index,
+    shortlist: &'a dyn Shortlist,
+    local: Option<&'a Index>,
     fingerprinter: &'a Fingerprinter,
     settings: CheckSettings,
     /// The seed method's index of the library (in the [`Index`]'s slot order), for those methods.
@@ -301,7 +331,26 @@ impl<'a> Checker<'a> {
     ) -> Self {
         Checker {
             library,
-            index,
+            shortlist: index,
+            local: Some(index),
+            fingerprinter,
+            settings,
+            seeds: None,
+        }
+    }
+
+    /// A checker whose shortlists are answered by the library's server ([`Method::Verified`] only:
+    /// the other methods compare with every paragraph and need an [`Index`]).
+    pub fn on_server(
+        library: &'a dyn Sources,
+        shortlist: &'a dyn Shortlist,
+        fingerprinter: &'a Fingerprinter,
+        settings: CheckSettings,
+    ) -> Self {
+        Checker {
+            library,
+            shortlist,
+            local: None,
             fingerprinter,
             settings,
             seeds: None,
@@ -328,27 +377,28 @@ impl<'a> Checker<'a> {
         exclude: Option<i64>,
     ) -> Result<Vec<ParagraphResult>> {
         if let (true, Some(seeds)) = (self.settings.method.is_seed(), self.seeds) {
-            return self.check_seeds(seeds, paragraphs, exclude);
+            let index = self.local.ok_or(Error::Internal(
+                "a seed method needs every library fingerprint in memory",
+            ))?;
+            return self.check_seeds(index, seeds, paragraphs, exclude);
         }
         let method = self.settings.method.comparison();
         let cx = Context {
-            index: self.index,
+            shortlist: self.shortlist,
+            local: self.local,
             exclude_document: exclude,
             fingerprinter: self.fingerprinter,
             settings: &self.settings,
         };
-        // 1. Fingerprint the submission and shortlist candidates (parallel, no database access).
-        let prepared: Vec<Prepared> = paragraphs
-            .par_iter()
-            .map(|text| method.prepare(&cx, text))
-            .collect();
+        // 1. Fingerprint the submission (parallel) and shortlist candidates (in memory, or one query
+        // to the library's server for the whole submission).
+        let prepared: Vec<Prepared> = method.prepare(&cx, paragraphs)?;
 
         // 2. Fetch the candidates' texts once each, in one pass over the database (one connection),
         // then split them into units (parallel).
         let sources = fetch(
             self.library,
-            self.index,
-            prepared.iter().flat_map(|p| p.candidates.iter().copied()),
+            prepared.iter().flat_map(|p| p.candidates.iter()),
             |text| {
                 if method.uses_units() {
                     units(text)
@@ -360,18 +410,18 @@ impl<'a> Checker<'a> {
 
         // 3. Judge every candidate (parallel). The submission's SimHash, which every match carries,
         // is computed only for paragraphs with a match.
-        let (index, fingerprinter, keep) = (self.index, self.fingerprinter, self.settings.keep);
+        let (fingerprinter, keep) = (self.fingerprinter, self.settings.keep);
         let mut results = paragraphs
             .par_iter()
             .zip(prepared.par_iter())
             .map(|(text, p)| {
-                let found: Vec<(index::Slot, &Arc<SourceParagraph>, Verdict)> = p
+                let found: Vec<(&Candidate, &Arc<SourceParagraph>, Verdict)> = p
                     .candidates
                     .iter()
-                    .filter_map(|&slot| {
-                        let (src, src_units) = sources.get(&slot)?;
-                        let verdict = method.judge(&cx, text, p, slot, (&src.text, src_units))?;
-                        Some((slot, src, verdict))
+                    .filter_map(|c| {
+                        let (src, src_units) = sources.get(&c.paragraph_id)?;
+                        let verdict = method.judge(&cx, text, p, c, (&src.text, src_units))?;
+                        Some((c, src, verdict))
                     })
                     .collect();
                 let print = match (p.simhash, found.is_empty()) {
@@ -381,10 +431,10 @@ impl<'a> Checker<'a> {
                 };
                 let mut matches: Vec<Match> = found
                     .into_iter()
-                    .map(|(slot, src, verdict)| Match {
+                    .map(|(c, src, verdict)| Match {
                         source: Arc::clone(src),
                         similarity: verdict.similarity,
-                        hamming: hamming(print, index.simhash(slot)),
+                        hamming: hamming(print, c.simhash),
                         extent: verdict.extent,
                         cross_language: false,
                     })
@@ -403,7 +453,7 @@ impl<'a> Checker<'a> {
         {
             translation::add_translations(
                 self.library,
-                self.index,
+                self.shortlist,
                 self.fingerprinter,
                 threshold,
                 keep,
@@ -415,31 +465,25 @@ impl<'a> Checker<'a> {
     }
 }
 
-/// The library paragraphs in `slots`, each fetched once (one pass over the library) and read by `read`
-/// (in parallel).
-fn fetch<T: Send>(
+/// The candidates' library paragraphs by paragraph id, each fetched once (one pass over the library)
+/// and read by `read` (in parallel).
+fn fetch<'c, T: Send>(
     library: &dyn Sources,
-    index: &Index,
-    slots: impl Iterator<Item = index::Slot>,
+    candidates: impl Iterator<Item = &'c Candidate>,
     read: impl Fn(&str) -> T + Sync,
-) -> Result<HashMap<index::Slot, (Arc<SourceParagraph>, T)>> {
-    let mut slots: Vec<index::Slot> = slots.collect();
-    slots.sort_unstable();
-    slots.dedup();
-    if slots.is_empty() {
+) -> Result<HashMap<i64, (Arc<SourceParagraph>, T)>> {
+    let mut ids: Vec<i64> = candidates.map(|c| c.paragraph_id).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    if ids.is_empty() {
         return Ok(HashMap::new());
     }
-    let ids: Vec<i64> = slots.iter().map(|&s| index.paragraph_id(s)).collect();
-    let mut texts = library.source_paragraphs(&ids)?;
-    Ok(slots
-        .iter()
-        .zip(&ids)
-        .filter_map(|(&slot, id)| Some((slot, texts.remove(id)?)))
-        .collect::<Vec<_>>()
+    Ok(library
+        .source_paragraphs(&ids)?
         .into_par_iter()
-        .map(|(slot, src)| {
+        .map(|(id, src)| {
             let read = read(&src.text);
-            (slot, (Arc::new(src), read))
+            (id, (Arc::new(src), read))
         })
         .collect())
 }
@@ -459,11 +503,12 @@ impl Checker<'_> {
     /// the whole paragraph, with the method's similarity.
     fn check_seeds(
         &self,
+        index: &Index,
         seeds: &SeedIndex,
         paragraphs: &[String],
         exclude: Option<i64>,
     ) -> Result<Vec<ParagraphResult>> {
-        let (index, fingerprinter, keep) = (self.index, self.fingerprinter, self.settings.keep);
+        let (fingerprinter, keep) = (self.fingerprinter, self.settings.keep);
         let of = paragraphs.len();
         let hits: Vec<Vec<(index::Slot, f64)>> = paragraphs
             .par_iter()

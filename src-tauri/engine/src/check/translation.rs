@@ -21,7 +21,9 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use super::{covered_share, index, Extent, Index, Match, ParagraphResult, SpanPair};
+use super::{
+    covered_share, Candidate, Extent, KeyQuery, Match, ParagraphResult, Shortlist, SpanPair,
+};
 use crate::crosslang::{self, Language, Sentence};
 use crate::error::Result;
 use crate::fingerprint::{hamming, Fingerprinter};
@@ -45,14 +47,14 @@ pub const SAME_LANGUAGE_ENOUGH: f64 = 0.5;
 /// library paragraphs.
 struct Prepared {
     sentences: Vec<Sentence>,
-    candidates: Vec<index::Slot>,
+    candidates: Vec<Candidate>,
 }
 
 /// Add the translations found for each paragraph to `results` (which hold the same-language matches),
 /// keeping at most `keep` matches per paragraph.
 pub(super) fn add_translations(
     library: &dyn Sources,
-    index: &Index,
+    shortlist: &dyn Shortlist,
     fingerprinter: &Fingerprinter,
     threshold: f64,
     keep: usize,
@@ -62,15 +64,16 @@ pub(super) fn add_translations(
     // A paragraph of one language is searched only when the library holds paragraphs of the other.
     let holds = |language: Language| {
         let (lo, hi) = key_range(language);
-        index.keys_in_range(lo, hi) > 0
+        shortlist.holds_keys_in_range(lo, hi)
     };
-    let (zh, en) = (holds(Language::Chinese), holds(Language::English));
+    let (zh, en) = (holds(Language::Chinese)?, holds(Language::English)?);
     if !zh && !en {
         return Ok(());
     }
     let lexicon = fingerprinter.lexicon();
     let tokenizer = fingerprinter.tokenizer();
-    let prepared: Vec<Option<Prepared>> = results
+    // Each searched paragraph's sentences and the concept keys of the other language.
+    let read: Vec<Option<(Vec<Sentence>, Vec<u32>)>> = results
         .par_iter()
         .map(|r| {
             let best = r.matches.first().map_or(0.0, |m| m.similarity);
@@ -92,19 +95,38 @@ pub(super) fn add_translations(
                 return None;
             }
             let keys = crosslang::index_keys(other, &read.concepts);
-            let list = index.shortlist_rare(&keys, LOOKUPS, MIN_SHARED, CANDIDATES, exclude);
-            let best = list.first().map_or(0, |c| c.1);
-            let candidates: Vec<index::Slot> = list
-                .into_iter()
-                .take_while(|&(_, shared)| shared * 2 >= best)
-                .map(|(slot, _)| slot)
-                .collect();
             let sentences: Vec<Sentence> = read
                 .sentences
                 .into_iter()
                 .filter(|s| s.language == read.language)
                 .collect();
-            (!candidates.is_empty() && !sentences.is_empty()).then_some(Prepared {
+            (!sentences.is_empty()).then_some((sentences, keys))
+        })
+        .collect();
+    // One shortlist question for all the searched paragraphs.
+    let queries: Vec<KeyQuery<'_>> = read
+        .iter()
+        .flatten()
+        .map(|(_, keys)| KeyQuery {
+            keys,
+            min_shared: MIN_SHARED,
+        })
+        .collect();
+    let mut lists = shortlist
+        .shortlist_rare_each(&queries, LOOKUPS, CANDIDATES, exclude)?
+        .into_iter();
+    let prepared: Vec<Option<Prepared>> = read
+        .into_iter()
+        .map(|r| {
+            let (sentences, _) = r?;
+            let list = lists.next()?;
+            let best = list.first().map_or(0, |c| c.1);
+            let candidates: Vec<Candidate> = list
+                .into_iter()
+                .take_while(|&(_, shared)| shared * 2 >= best)
+                .map(|(c, _)| c)
+                .collect();
+            (!candidates.is_empty()).then_some(Prepared {
                 sentences,
                 candidates,
             })
@@ -114,11 +136,7 @@ pub(super) fn add_translations(
     // The candidates' texts, fetched once each, and their sentences.
     let sources = super::fetch(
         library,
-        index,
-        prepared
-            .iter()
-            .flatten()
-            .flat_map(|p| p.candidates.iter().copied()),
+        prepared.iter().flatten().flat_map(|p| p.candidates.iter()),
         |text| crosslang::sentences(tokenizer, lexicon, text),
     )?;
     if sources.is_empty() {
@@ -131,8 +149,8 @@ pub(super) fn add_translations(
         .for_each(|(r, p)| {
             let Some(p) = p else { return };
             let mut print = None;
-            for &slot in &p.candidates {
-                let Some((src, src_sentences)) = sources.get(&slot) else {
+            for c in &p.candidates {
+                let Some((src, src_sentences)) = sources.get(&c.paragraph_id) else {
                     continue;
                 };
                 // A (mixed-language) library paragraph already found in the same language.
@@ -160,7 +178,7 @@ pub(super) fn add_translations(
                 r.matches.push(Match {
                     source: Arc::clone(src),
                     similarity: share,
-                    hamming: hamming(print, index.simhash(slot)),
+                    hamming: hamming(print, c.simhash),
                     extent: Extent::Spans(spans),
                     cross_language: true,
                 });

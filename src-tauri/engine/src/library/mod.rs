@@ -12,7 +12,9 @@
 //! The write path prepares documents outside the database (`ingest`), the read path loads the compact
 //! fingerprints once at open (`load_flat_prints`, or the saved index) and fetches texts only for reported matches.
 
+pub mod postgres;
 pub mod schema;
+pub mod shortlist;
 
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
@@ -255,6 +257,13 @@ pub trait Store: Sources + Send {
     /// Replace a document's role, author, year and tags, and its title when `meta.title` is given, in
     /// one transaction.
     fn set_meta(&mut self, id: i64, meta: &DocumentMeta) -> Result<DocumentInfo>;
+    /// The ids of the paragraphs of these documents, each document's in order.
+    fn paragraph_ids_of(&self, documents: &[i64]) -> Result<Vec<i64>>;
+    /// The library's own shortlist, when it runs where the library is (a server): then a check sends
+    /// keys there instead of loading every fingerprint.
+    fn server_shortlist(&self) -> Option<&dyn shortlist::Shortlist> {
+        None
+    }
     /// Recompute stale fingerprints in one transaction, reporting progress; `cancel` rolls it back.
     fn refingerprint_stale(
         &mut self,
@@ -635,6 +644,27 @@ impl Store for Library {
 
     fn stale_paragraphs(&self) -> Result<u64> {
         self.count_stale()
+    }
+
+    fn paragraph_ids_of(&self, documents: &[i64]) -> Result<Vec<i64>> {
+        let tx = self.read_transaction()?;
+        let conn = tx.as_deref().unwrap_or(&self.conn);
+        let mut stmt = conn
+            .prepare_cached("SELECT id FROM paragraphs WHERE document_id = ?1 ORDER BY idx")
+            .map_err(|e| db(&self.path, e))?;
+        let mut ids = Vec::new();
+        for &d in documents {
+            let rows = stmt
+                .query_map([d], |r| r.get::<_, i64>(0))
+                .and_then(|rows| rows.collect::<rusqlite::Result<Vec<i64>>>())
+                .map_err(|e| db(&self.path, e))?;
+            ids.extend(rows);
+        }
+        drop(stmt);
+        if let Some(tx) = tx {
+            tx.commit().map_err(|e| db(&self.path, e))?;
+        }
+        Ok(ids)
     }
 
     fn refingerprint_stale(

@@ -123,6 +123,31 @@ impl Lang {
             ErrorKind::Cancelled => "已取消".to_string(),
             ErrorKind::InvalidSetting => format!("设置无效（{}）", param("detail")),
             ErrorKind::Internal => format!("内部错误（{}）", param("detail")),
+            ErrorKind::ServerUnreachable => format!(
+                "无法连接文献库服务器（{}）：服务器是否在运行，地址是否正确？",
+                param("detail")
+            ),
+            ErrorKind::ServerTimeout => {
+                format!("文献库服务器在 {} 秒内没有应答", param("seconds"))
+            }
+            ErrorKind::ServerLogin => format!(
+                "服务器拒绝登录（{}）：请检查用户名和密码（PGPASSWORD 或 ~/.pgpass）",
+                param("detail")
+            ),
+            ErrorKind::ServerTlsRequired => {
+                "服务器只接受加密连接：请在地址中加上 sslmode=require".to_string()
+            }
+            ErrorKind::ServerTls => format!("加密连接失败（{}）", param("detail")),
+            ErrorKind::NoRight => format!(
+                "用户 {} 无权{}此文献库：请管理员授予 {} 角色",
+                param("user"),
+                match param("right").as_str() {
+                    "check against" => "查询",
+                    "add to or remove from" => "添加或删除",
+                    _ => "创建或升级",
+                },
+                param("role")
+            ),
         };
         match &info.path {
             Some(path) => format!("{path}：{cause}"),
