@@ -4,6 +4,7 @@
 #
 #   pg_start    start it; exports TONGWEN_TEST_POSTGRES=postgres://tongwen@127.0.0.1:PORT/tongwen (the
 #               superuser; TLS offered; role tongwen_tls may log in only over TLS, other roles by password)
+#               and TONGWEN_TEST_POSTGRES_CERT (the server's self-signed certificate)
 #   pg_stop     stop it and remove its folder (scripts/test calls it on exit)
 
 TONGWEN_PG_DIR=""
@@ -48,6 +49,8 @@ HBA
     || { cat "$TONGWEN_PG_DIR/server.log" >&2; return 1; }
   _as_pg "$bin/createdb" -h 127.0.0.1 -p "$port" -U tongwen tongwen
   export TONGWEN_TEST_POSTGRES="postgres://tongwen@127.0.0.1:$port/tongwen"
+  export TONGWEN_TEST_POSTGRES_CERT="$TONGWEN_PG_DIR/server.crt"
+  cp "$TONGWEN_PG_DIR/data/server.crt" "$TONGWEN_TEST_POSTGRES_CERT"
   echo "== PostgreSQL $("$bin/postgres" --version | awk '{print $3}') on 127.0.0.1:$port"
 }
 

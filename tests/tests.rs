@@ -10,5 +10,6 @@ mod patchwriting;
 mod postgres_server;
 mod quotes;
 mod seeds;
+mod shared_library;
 mod translation;
 mod util;

@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 /// A database of its own on the test PostgreSQL server.
 pub struct TestDatabase {
     admin: String,
-    name: String,
+    pub name: String,
     pub url: String,
 }
 
@@ -35,6 +35,13 @@ impl TestDatabase {
             admin,
             name,
         })
+    }
+
+    /// This database's address for another user (`postgres://USER@HOST:PORT/NAME`), with `query`
+    /// appended.
+    pub fn address_as(&self, user: &str, query: &str) -> String {
+        let rest = self.url.split_once('@').expect("user in the address").1;
+        format!("postgres://{user}@{rest}{query}")
     }
 
     /// A connection to this database as the server's superuser, in the library's schema.

@@ -122,7 +122,11 @@ const GRANTS: &str = "
     EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; END $$;
     DO $$ BEGIN CREATE ROLE tongwen_writer NOLOGIN;
     EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; END $$;
-    GRANT tongwen_reader TO tongwen_writer;
+    DO $$ BEGIN
+        IF NOT pg_has_role('tongwen_writer', 'tongwen_reader', 'MEMBER') THEN
+            GRANT tongwen_reader TO tongwen_writer;
+        END IF;
+    END $$;
     GRANT USAGE ON SCHEMA tongwen TO tongwen_reader;
     GRANT SELECT ON ALL TABLES IN SCHEMA tongwen TO tongwen_reader;
     GRANT INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA tongwen TO tongwen_writer;
@@ -272,6 +276,9 @@ fn parse(address: &str) -> Result<Target> {
         .application_name("tongwen")
         .keepalives(true)
         .keepalives_idle(Duration::from_secs(30))
+        .keepalives_interval(Duration::from_secs(10))
+        .keepalives_retries(3)
+        .tcp_user_timeout(Duration::from_secs(60))
         .ssl_mode(match tls {
             TlsMode::Disable => SslMode::Disable,
             TlsMode::Prefer => SslMode::Prefer,
@@ -377,7 +384,13 @@ fn server_error(location: &str, e: &postgres::Error) -> Error {
             .unwrap_or_else(|| e.to_string());
         let full = e.to_string();
         let io = std::error::Error::source(e).and_then(|s| s.downcast_ref::<std::io::Error>());
-        if full.contains("timed out") || text.contains("timed out") {
+        if text.contains("password missing") {
+            ServerProblem::Login(
+                "the server asks for a password and none was given: PGPASSWORD, or a line in \
+                 ~/.pgpass that only its owner may read"
+                    .into(),
+            )
+        } else if full.contains("timed out") || text.contains("timed out") {
             ServerProblem::Timeout(CONNECT_TIMEOUT_SECS)
         } else if ["TLS", "tls", "SSL", "ssl", "certificate"]
             .iter()
@@ -398,7 +411,7 @@ fn server_error(location: &str, e: &postgres::Error) -> Error {
 
 fn connect(target: &Target) -> Result<Client> {
     let connected = match target.tls {
-        TlsMode::Disable => target.config.connect(NoTls),
+        TlsMode::Disable => within_timeout(target, |config| config.connect(NoTls)),
         mode => {
             let mut builder = native_tls::TlsConnector::builder();
             if let Some(path) = &target.root_cert {
@@ -418,12 +431,41 @@ fn connect(target: &Target) -> Result<Client> {
                 location: target.location.clone(),
                 problem: ServerProblem::Tls(e.to_string()),
             })?;
-            target
-                .config
-                .connect(postgres_native_tls::MakeTlsConnector::new(connector))
+            let tls = postgres_native_tls::MakeTlsConnector::new(connector);
+            within_timeout(target, move |config| config.connect(tls))
         }
     };
-    connected.map_err(|e| server_error(&target.location, &e))
+    connected
+}
+
+/// Connect on a thread of its own, giving up after the connect timeout: the driver's own timeout
+/// covers only the TCP handshake, and a server (or anything else at the address) that accepts the
+/// connection and never answers would otherwise hang the caller. A connection attempt given up on
+/// ends with its thread when the peer closes or the process exits.
+fn within_timeout(
+    target: &Target,
+    connect: impl FnOnce(&Config) -> std::result::Result<Client, postgres::Error> + Send + 'static,
+) -> Result<Client> {
+    let limit = target
+        .config
+        .get_connect_timeout()
+        .copied()
+        .unwrap_or(Duration::from_secs(CONNECT_TIMEOUT_SECS));
+    let config = target.config.clone();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::Builder::new()
+        .name("tongwen-connect".into())
+        .spawn(move || {
+            let _ = tx.send(connect(&config));
+        })
+        .map_err(|e| Error::io(PathBuf::from(&target.location), e))?;
+    match rx.recv_timeout(limit) {
+        Ok(connected) => connected.map_err(|e| server_error(&target.location, &e)),
+        Err(_) => Err(Error::Server {
+            location: target.location.clone(),
+            problem: ServerProblem::Timeout(limit.as_secs().max(1)),
+        }),
+    }
 }
 
 /// A library on a PostgreSQL server.
@@ -552,15 +594,33 @@ impl PgLibrary {
         let row = self
             .client()?
             .query_one(
-                "SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = 'tongwen')
-                        AND to_regclass('tongwen.meta') IS NOT NULL",
+                "SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = 'tongwen')",
                 &[],
             )
             .map_err(|e| self.err(e))?;
         let schema: bool = row.get(0);
-        if !schema {
+        let usage = schema
+            && self
+                .client()?
+                .query_one("SELECT has_schema_privilege('tongwen', 'USAGE')", &[])
+                .map_err(|e| self.err(e))?
+                .get::<_, bool>(0);
+        // Without the right to use the schema its tables cannot even be named.
+        if !usage {
             return Ok(Rights {
                 schema,
+                read: false,
+                write: false,
+            });
+        }
+        let tables: bool = self
+            .client()?
+            .query_one("SELECT to_regclass('tongwen.meta') IS NOT NULL", &[])
+            .map_err(|e| self.err(e))?
+            .get(0);
+        if !tables {
+            return Ok(Rights {
+                schema: false,
                 read: false,
                 write: false,
             });
@@ -596,6 +656,24 @@ impl PgLibrary {
     /// Apply every migration above the schema's version, each in its own transaction under the
     /// migration lock, and grant the roles their rights.
     fn migrate(&mut self) -> Result<()> {
+        // Roles are the whole server's: another library's `init` may be granting at the same moment,
+        // and the server then aborts one of the two ("tuple concurrently updated"); it is tried again.
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            match self.migrate_once() {
+                Err(Error::Server {
+                    problem: ServerProblem::Query(detail),
+                    ..
+                }) if attempt < 5 && detail.contains("concurrently") => {
+                    std::thread::sleep(Duration::from_millis(50 * attempt));
+                }
+                done => return done,
+            }
+        }
+    }
+
+    fn migrate_once(&mut self) -> Result<()> {
         let location = self.location.clone();
         let client = self.client_mut()?;
         let err = |e: postgres::Error| server_error(&location, &e);
