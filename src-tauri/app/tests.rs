@@ -594,6 +594,107 @@ fn a_library_change_made_outside_the_app_is_seen_by_the_next_check() {
     assert_eq!(paras[1]["matches"][0]["similarity"], 1.0);
 }
 
+/// A new database on the test PostgreSQL server (`scripts/test` starts one), dropped at the end.
+struct ServerDatabase {
+    admin: String,
+    name: String,
+    url: String,
+}
+
+impl ServerDatabase {
+    fn create(name: &str) -> Option<ServerDatabase> {
+        let admin = std::env::var("TONGWEN_TEST_POSTGRES").ok()?;
+        let name = format!("app_{name}_{}", std::process::id());
+        let mut c = postgres::Client::connect(&admin, postgres::NoTls).unwrap();
+        c.batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+            .unwrap();
+        c.batch_execute(&format!("CREATE DATABASE {name}")).unwrap();
+        let url = format!("{}/{name}", admin.rsplit_once('/').unwrap().0);
+        Some(ServerDatabase { admin, name, url })
+    }
+}
+
+impl Drop for ServerDatabase {
+    fn drop(&mut self) {
+        if let Ok(mut c) = postgres::Client::connect(&self.admin, postgres::NoTls) {
+            let _ = c.batch_execute(&format!(
+                "DROP DATABASE IF EXISTS {} WITH (FORCE)",
+                self.name
+            ));
+        }
+    }
+}
+
+#[test]
+fn a_shared_library_is_chosen_in_settings_and_a_reader_may_check_but_not_add() {
+    let Some(db) = ServerDatabase::create("shared") else {
+        eprintln!("SKIPPED: no test PostgreSQL (TONGWEN_TEST_POSTGRES)");
+        return;
+    };
+    let t = app();
+    let settings = |location: &str| json!({"settings": {"library_path": location, "threshold": 0.3, "language": null, "translation": true}});
+    // No library on the server yet: said, and the settings stay as they were.
+    let before = t.call("settings_get", json!({})).unwrap();
+    let err = t.call("settings_set", settings(&db.url)).unwrap_err();
+    assert_eq!(err["kind"], "library_missing", "{err}");
+    assert_eq!(t.call("settings_get", json!({})).unwrap(), before);
+    // A server that is not there.
+    let err = t
+        .call("settings_set", settings("postgres://x@127.0.0.1:1/none"))
+        .unwrap_err();
+    assert_eq!(err["kind"], "server_unreachable", "{err}");
+    // The administrator creates it and adds a document; the app chooses it and checks against it.
+    let admin = tongwen_engine::engine::Engine::new(
+        tongwen_engine::engine::LibraryLocation::parse(&db.url),
+    );
+    admin.init().unwrap();
+    t.call("settings_set", settings(&db.url)).unwrap();
+    let src = t.file("lib/en.txt", format!("{EN}\n"));
+    t.call(
+        "library_add",
+        json!({"paths": [src], "onProgress": CHANNEL}),
+    )
+    .unwrap();
+    // A teacher who may only check (password in the address, as a user may give it).
+    let reader = format!("{}_reader", db.name);
+    postgres::Client::connect(&db.url, postgres::NoTls)
+        .unwrap()
+        .batch_execute(&format!(
+            "CREATE ROLE {reader} LOGIN PASSWORD 'pw' IN ROLE tongwen_reader"
+        ))
+        .unwrap();
+    let as_reader = db
+        .url
+        .replacen("://tongwen@", &format!("://{reader}:pw@"), 1);
+    t.call("settings_set", settings(&as_reader)).unwrap();
+    let sub = t.file("sub.txt", format!("{EN}\n"));
+    let report = t
+        .call("check", json!({"paths": [&sub], "onProgress": CHANNEL}))
+        .unwrap();
+    assert_eq!(report["documents"][0]["paragraphs"][0]["flagged"], true);
+    let summary = t
+        .call(
+            "library_add",
+            json!({"paths": [&sub], "onProgress": CHANNEL}),
+        )
+        .unwrap_or_else(|e| e);
+    let said = summary.to_string();
+    assert!(
+        said.contains("no_right") && said.contains("tongwen_writer") && !said.contains(":pw@"),
+        "{said}"
+    );
+    assert_eq!(
+        t.call("library_list", json!({}))
+            .unwrap()
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
+    let _ = postgres::Client::connect(&db.url, postgres::NoTls)
+        .map(|mut c| c.batch_execute(&format!("DROP OWNED BY {reader}; DROP ROLE {reader}")));
+}
+
 #[test]
 fn a_library_that_cannot_be_opened_is_reported_and_another_can_be_chosen() {
     let dir = tempfile::tempdir().unwrap();

@@ -314,6 +314,12 @@ const en = {
   'settings.libraryPath': 'Library location',
   'settings.libraryHint': 'The library is one SQLite file. Choosing another file opens (or creates) that library.',
   'settings.browse': 'Choose folder…',
+  'settings.libraryKind': 'Library',
+  'settings.libraryLocal': 'Local library (a file on this computer)',
+  'settings.libraryShared': 'Shared library (PostgreSQL)',
+  'settings.libraryAddress': 'Server address',
+  'settings.sharedHint': 'The school\'s library on a PostgreSQL server, e.g. postgres://teacher@library.school.example/tongwen?sslmode=require. The password is read from ~/.pgpass (a line host:port:database:user:password that only you may read) or PGPASSWORD; it is never stored in Tongwen\'s settings. Teachers with the tongwen_reader role may check; tongwen_writer may also add and remove.',
+  'settings.addressRequired': 'Give the server\'s address, postgres://user@host/database',
   'settings.pathRequired': 'Please enter where the library file should be.',
 };
 
@@ -607,6 +613,12 @@ const zh = {
   'settings.libraryPath': '文库位置',
   'settings.libraryHint': '文库是一个 SQLite 文件。选择其他文件将打开（或新建）该文库。',
   'settings.browse': '选择文件夹…',
+  'settings.libraryKind': '文库',
+  'settings.libraryLocal': '本地文库（本机上的文件）',
+  'settings.libraryShared': '共享文库（PostgreSQL）',
+  'settings.libraryAddress': '服务器地址',
+  'settings.sharedHint': '学校放在 PostgreSQL 服务器上的文库，例如 postgres://teacher@library.school.example/tongwen?sslmode=require。密码从 ~/.pgpass（一行 主机:端口:数据库:用户:密码，仅本人可读）或 PGPASSWORD 读取，不保存在同文的设置中。有 tongwen_reader 角色的教师可以检测，有 tongwen_writer 角色的还可以添加和删除文档。',
+  'settings.addressRequired': '请填写服务器地址：postgres://用户@主机/数据库',
   'settings.pathRequired': '请填写文库文件的位置。',
 };
 

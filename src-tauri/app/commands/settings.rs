@@ -1,7 +1,7 @@
 //! Settings commands. Changing the library location opens (or creates) the library there.
 
 use tauri::State;
-use tongwen_engine::engine::validate_threshold;
+use tongwen_engine::engine::{validate_threshold, LibraryLocation};
 use tongwen_engine::error::ErrorKind;
 
 use crate::error::{Code, CommandError, CommandResult};
@@ -25,9 +25,14 @@ pub fn settings_set(state: State<'_, AppState>, settings: Settings) -> CommandRe
         }
     }
     let mut current = lock(&state.settings)?;
-    // The library is opened (created if new) at the chosen place, even the same one (it may be fixed).
+    // A library file is opened (created if new) at the chosen place, even the same one (it may be
+    // fixed). A shared library is the school's: it must be there, and reading it is enough (a teacher
+    // may have the right to check only).
     let engine = engine_for(&settings.library_path);
-    engine.init()?;
+    match engine.location() {
+        LibraryLocation::Sqlite(_) => drop(engine.init()?),
+        LibraryLocation::Postgres(_) => drop(engine.open_existing()?),
+    }
     state.set_engine(engine)?;
     state.save_settings(&settings)?;
     *current = settings.clone();

@@ -378,6 +378,22 @@ impl Engine {
         self.status()
     }
 
+    /// Open an existing library for checking and give its totals: what choosing a library that others
+    /// keep (a school's shared library, where this user may only check) does. No library there, or no
+    /// right to read it, is an error.
+    pub fn open_existing(&self) -> Result<LibraryStatus> {
+        let library = self.open_read()?;
+        let totals = library.totals()?;
+        let stale = library.stale_paragraphs()?;
+        Ok(LibraryStatus {
+            path: self.location.display(),
+            documents: totals.documents,
+            paragraphs: totals.paragraphs,
+            stale_paragraphs: stale,
+            needs_upgrade: stale > 0,
+        })
+    }
+
     /// Totals and whether an upgrade is needed; reading only.
     pub fn status(&self) -> Result<LibraryStatus> {
         let status = |totals: Totals, stale: u64, schema_old: bool| LibraryStatus {

@@ -876,14 +876,17 @@ fn copy_keys(
     tx: &mut postgres::Transaction<'_>,
     rows: impl Iterator<Item = (i64, Vec<u32>)>,
 ) -> std::result::Result<(), postgres::Error> {
+    // In key order: each insert lands next to the previous one in the key index, not at a random
+    // page of it.
+    let mut pairs: Vec<(i32, i64)> = rows
+        .flat_map(|(id, keys)| keys.into_iter().map(move |k| (as_stored(k), id)))
+        .collect();
+    pairs.sort_unstable();
+    pairs.dedup();
     let sink = tx.copy_in("COPY paragraph_keys (key, paragraph_id) FROM STDIN BINARY")?;
     let mut writer = BinaryCopyInWriter::new(sink, &[Type::INT4, Type::INT8]);
-    for (id, mut keys) in rows {
-        keys.sort_unstable();
-        keys.dedup();
-        for k in keys {
-            writer.write(&[&as_stored(k), &id])?;
-        }
+    for (key, id) in &pairs {
+        writer.write(&[key, id])?;
     }
     writer.finish()?;
     Ok(())
@@ -979,40 +982,131 @@ impl Sources for PgLibrary {
     }
 }
 
-/// Rows of a batched shortlist answer: `(query number, paragraph, document, simhash, shared)`.
-fn shortlisted(rows: Vec<Row>, queries: usize) -> Vec<Shortlisted> {
-    let mut out: Vec<Shortlisted> = vec![Vec::new(); queries];
-    for r in rows {
-        let q: i32 = r.get(0);
-        if let Some(list) = out.get_mut(q as usize) {
-            list.push((
-                Candidate {
-                    paragraph_id: r.get(1),
-                    document_id: r.get(2),
-                    simhash: r.get::<_, i64>(3) as u64,
-                },
-                r.get::<_, i64>(4) as u32,
-            ));
-        }
-    }
-    out
+/// Postings of a submission's keys, as the server's key index holds them: each key's paragraphs in id
+/// order, at most `limit + 1` of them (enough to tell a key held by more than `limit` paragraphs).
+type Postings = rustc_hash::FxHashMap<u32, Vec<i64>>;
+
+/// The shortlist's queries to the server: the postings of the submission's distinct keys (one
+/// statement: every key looked up in the key index), then the shortlisted paragraphs' documents and
+/// fingerprints (one statement). The counting between them is the in-memory index's, on these
+/// postings only, so both backends shortlist alike (`check::Index::shortlist`, `shortlist_rare`).
+fn postings(
+    c: &mut Client,
+    queries: &[KeyQuery<'_>],
+    limit: i64,
+) -> std::result::Result<Postings, postgres::Error> {
+    let mut keys: Vec<i32> = queries
+        .iter()
+        .flat_map(|q| q.keys.iter().map(|&k| as_stored(k)))
+        .collect();
+    keys.sort_unstable();
+    keys.dedup();
+    let rows = c.query(
+        "SELECT k.key, ARRAY(SELECT p.paragraph_id FROM paragraph_keys p WHERE p.key = k.key
+                             ORDER BY p.paragraph_id LIMIT $2::bigint + 1)
+         FROM unnest($1::integer[]) AS k(key)",
+        &[&keys, &limit],
+    )?;
+    Ok(rows
+        .iter()
+        .map(|r| (r.get::<_, i32>(0) as u32, r.get::<_, Vec<i64>>(1)))
+        .filter(|(_, ids)| !ids.is_empty())
+        .collect())
 }
 
-/// The common part of both shortlists: of `hits (para, paragraph_id, shared, min_shared)`, those with
-/// enough keys and not in the excluded document, ranked, the best `$n` per query.
-const RANKED: &str = "
-    ranked AS (
-        SELECT h.para, h.paragraph_id, g.document_id, g.simhash, h.shared,
-               row_number() OVER (PARTITION BY h.para ORDER BY h.shared DESC, h.paragraph_id) AS rank
-        FROM hits h JOIN paragraphs g ON g.id = h.paragraph_id
-        WHERE g.document_id IS DISTINCT FROM $exclude
-    )
-    SELECT para, paragraph_id, document_id, simhash, shared FROM ranked WHERE rank <= $n";
+/// How many paragraphs hold each of the queries' distinct keys, counting at most `limit + 1` (keys
+/// no paragraph holds are left out).
+fn key_counts(
+    c: &mut Client,
+    queries: &[KeyQuery<'_>],
+    limit: i64,
+) -> std::result::Result<rustc_hash::FxHashMap<u32, i64>, postgres::Error> {
+    let mut keys: Vec<i32> = queries
+        .iter()
+        .flat_map(|q| q.keys.iter().map(|&k| as_stored(k)))
+        .collect();
+    keys.sort_unstable();
+    keys.dedup();
+    let rows = c.query(
+        "SELECT k.key, (SELECT count(*) FROM (SELECT 1 FROM paragraph_keys p WHERE p.key = k.key
+                                             LIMIT $2::bigint + 1) s)
+         FROM unnest($1::integer[]) AS k(key)",
+        &[&keys, &limit],
+    )?;
+    Ok(rows
+        .iter()
+        .map(|r| (r.get::<_, i32>(0) as u32, r.get::<_, i64>(1)))
+        .filter(|&(_, n)| n > 0)
+        .collect())
+}
 
-/// The shortlist's plan, whatever the table statistics say (none yet, just after a large add): look
-/// each key up in the key index and each hit's paragraph by id, never scan a table.
-const KEY_LOOKUPS_ONLY: &str = "SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off;
-    SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = off;";
+/// Documents and SimHashes of paragraphs, by id.
+fn paragraph_prints(
+    c: &mut Client,
+    ids: &[i64],
+) -> std::result::Result<rustc_hash::FxHashMap<i64, (i64, u64)>, postgres::Error> {
+    let rows = c.query(
+        "SELECT id, document_id, simhash FROM paragraphs WHERE id = ANY($1)",
+        &[&ids],
+    )?;
+    Ok(rows
+        .iter()
+        .map(|r| (r.get(0), (r.get(1), r.get::<_, i64>(2) as u64)))
+        .collect())
+}
+
+/// For each query's shared-key counts: those with at least its `min_shared` and not in document
+/// `exclude`, most first, ties by paragraph id, at most `n`; as candidates (`Index::most_shared`).
+fn most_shared(
+    c: &mut Client,
+    counted: Vec<(Vec<(i64, u32)>, u32)>,
+    n: usize,
+    exclude: Option<i64>,
+) -> std::result::Result<Vec<Shortlisted>, postgres::Error> {
+    let rank = |list: &mut Vec<(i64, u32)>| {
+        list.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)))
+    };
+    let mut lists: Vec<Vec<(i64, u32)>> = counted
+        .into_iter()
+        .map(|(list, min_shared)| {
+            let mut list: Vec<(i64, u32)> =
+                list.into_iter().filter(|&(_, s)| s >= min_shared).collect();
+            rank(&mut list);
+            if exclude.is_none() {
+                list.truncate(n);
+            }
+            list
+        })
+        .collect();
+    let mut ids: Vec<i64> = lists.iter().flatten().map(|&(id, _)| id).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    let prints = paragraph_prints(c, &ids)?;
+    Ok(lists
+        .iter_mut()
+        .map(|list| {
+            list.iter()
+                .filter_map(|&(id, shared)| {
+                    let &(document_id, simhash) = prints.get(&id)?;
+                    (exclude != Some(document_id)).then_some((
+                        Candidate {
+                            paragraph_id: id,
+                            document_id,
+                            simhash,
+                        },
+                        shared,
+                    ))
+                })
+                .take(n)
+                .collect()
+        })
+        .collect())
+}
+
+/// Paragraphs in the library (kept in `meta`, so no table is counted).
+fn paragraph_count(c: &mut Client) -> std::result::Result<i64, postgres::Error> {
+    Ok(c.query_one("SELECT paragraphs FROM meta", &[])?.get(0))
+}
 
 impl Shortlist for PgLibrary {
     fn shortlist_each(
@@ -1021,42 +1115,29 @@ impl Shortlist for PgLibrary {
         n: usize,
         exclude: Option<i64>,
     ) -> Result<Vec<Shortlisted>> {
-        let (mut paras, mut keys, mut mins) = (Vec::new(), Vec::new(), Vec::new());
-        for (i, q) in queries.iter().enumerate() {
-            for &k in q.keys {
-                paras.push(i as i32);
-                keys.push(as_stored(k));
-                mins.push(q.min_shared as i64);
-            }
-        }
-        if keys.is_empty() {
-            return Ok(vec![Vec::new(); queries.len()]);
-        }
-        let sql = format!(
-            "WITH q AS (SELECT * FROM unnest($1::integer[], $2::integer[], $3::bigint[])
-                        AS q(para, key, min_shared)),
-             usable AS (
-                 SELECT d.key FROM (SELECT DISTINCT key FROM q) d
-                 WHERE (SELECT count(*) FROM (SELECT 1 FROM paragraph_keys p WHERE p.key = d.key
-                                              LIMIT $4::bigint + 1) s) <= $4::bigint),
-             hits AS (
-                 SELECT q.para, p.paragraph_id, count(*) AS shared
-                 FROM q JOIN usable u ON u.key = q.key JOIN paragraph_keys p ON p.key = q.key
-                 GROUP BY q.para, p.paragraph_id
-                 HAVING count(*) >= min(q.min_shared)),
-             {}",
-            RANKED
-                .replace("$exclude", "$5::bigint")
-                .replace("$n", "$6::bigint")
-        );
-        let rows = self.read(|c| {
-            c.batch_execute(KEY_LOOKUPS_ONLY)?;
-            let paragraphs: i64 = c.query_one("SELECT paragraphs FROM meta", &[])?.get(0);
-            // The in-memory index's rule: a key in more than 1% of the paragraphs (at least 1,000).
-            let limit = (paragraphs / 100).max(1_000);
-            c.query(&sql, &[&paras, &keys, &mins, &limit, &exclude, &(n as i64)])
-        })?;
-        Ok(shortlisted(rows, queries.len()))
+        self.read(|c| {
+            // A key in more than 1% of the paragraphs (at least 1,000) says nothing of a source.
+            let limit = (paragraph_count(c)? / 100).max(1_000);
+            let postings = postings(c, queries, limit)?;
+            let counted = queries
+                .par_iter()
+                .map(|q| {
+                    let mut counts: rustc_hash::FxHashMap<i64, u32> = Default::default();
+                    for key in q.keys {
+                        match postings.get(key) {
+                            Some(ids) if ids.len() as i64 <= limit => {
+                                for &id in ids {
+                                    *counts.entry(id).or_default() += 1;
+                                }
+                            }
+                            _ => {}
+                        }
+                    }
+                    (counts.into_iter().collect(), q.min_shared)
+                })
+                .collect();
+            most_shared(c, counted, n, exclude)
+        })
     }
 
     fn shortlist_rare_each(
@@ -1066,66 +1147,66 @@ impl Shortlist for PgLibrary {
         n: usize,
         exclude: Option<i64>,
     ) -> Result<Vec<Shortlisted>> {
-        let (mut paras, mut positions, mut keys, mut mins) =
-            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-        for (i, q) in queries.iter().enumerate() {
-            for (pos, &k) in q.keys.iter().enumerate() {
-                paras.push(i as i32);
-                positions.push(pos as i32);
-                keys.push(as_stored(k));
-                mins.push(q.min_shared as i64);
-            }
-        }
-        if keys.is_empty() {
-            return Ok(vec![Vec::new(); queries.len()]);
-        }
-        // The in-memory index's rules (`Index::shortlist_rare`): keys held by 1 to `limit`
-        // paragraphs, rarest first (then in the query's order), at most `lookups` of them and no more
-        // once the postings read pass the budget.
-        let sql = format!(
-            "WITH q AS (SELECT * FROM unnest($1::integer[], $2::integer[], $3::integer[], $4::bigint[])
-                        AS q(para, pos, key, min_shared)),
-             freq AS (
-                 SELECT d.key, (SELECT count(*) FROM (SELECT 1 FROM paragraph_keys p WHERE p.key = d.key
-                                                      LIMIT $5::bigint + 1) s) AS held
-                 FROM (SELECT DISTINCT key FROM q) d),
-             ordered AS (
-                 SELECT q.para, q.key, q.min_shared,
-                        row_number() OVER w AS rn, sum(f.held) OVER w AS read
-                 FROM q JOIN freq f ON f.key = q.key
-                 WHERE f.held BETWEEN 1 AND $5::bigint
-                 WINDOW w AS (PARTITION BY q.para ORDER BY f.held, q.pos ROWS UNBOUNDED PRECEDING)),
-             chosen AS (SELECT para, key, min_shared FROM ordered WHERE rn <= $6::bigint AND read <= $7::bigint),
-             hits AS (
-                 SELECT c.para, p.paragraph_id, count(*) AS shared
-                 FROM chosen c JOIN paragraph_keys p ON p.key = c.key
-                 GROUP BY c.para, p.paragraph_id
-                 HAVING count(*) >= min(c.min_shared)),
-             {}",
-            RANKED.replace("$exclude", "$8::bigint").replace("$n", "$9::bigint")
-        );
-        let budget = crate::library::shortlist::RARE_POSTINGS_BUDGET as i64;
-        let rows = self.read(|c| {
-            c.batch_execute(KEY_LOOKUPS_ONLY)?;
-            let paragraphs: i64 = c.query_one("SELECT paragraphs FROM meta", &[])?.get(0);
-            // A concept in more than 0.5% of the paragraphs (at least 100) is skipped.
-            let limit = (paragraphs / 200).max(100);
-            c.query(
-                &sql,
-                &[
-                    &paras,
-                    &positions,
-                    &keys,
-                    &mins,
-                    &limit,
-                    &(lookups as i64),
-                    &budget,
-                    &exclude,
-                    &(n as i64),
-                ],
-            )
-        })?;
-        Ok(shortlisted(rows, queries.len()))
+        let budget = crate::library::shortlist::RARE_POSTINGS_BUDGET;
+        self.read(|c| {
+            // A concept in more than 0.5% of the paragraphs (at least 100) is skipped; one held by
+            // more than the budget is never read either (it would pass the budget alone).
+            let limit = (paragraph_count(c)? / 200).max(100).min(budget as i64 + 1);
+            // Each paragraph reads only its rarest keys, so the keys are counted first and the
+            // postings fetched only of the keys some paragraph reads.
+            let held = key_counts(c, queries, limit)?;
+            let chosen: Vec<Vec<u32>> = queries
+                .iter()
+                .map(|q| {
+                    let mut keys: Vec<(u32, i64)> = q
+                        .keys
+                        .iter()
+                        .filter_map(|k| Some((*k, *held.get(k)?)))
+                        .filter(|&(_, n)| n <= limit)
+                        .collect();
+                    keys.sort_by_key(|&(_, n)| n);
+                    keys.truncate(lookups);
+                    let mut read = 0;
+                    let within = keys
+                        .iter()
+                        .take_while(|&&(_, n)| {
+                            read += n as usize;
+                            read <= budget
+                        })
+                        .count();
+                    if within < q.min_shared as usize {
+                        return Vec::new();
+                    }
+                    keys[..within].iter().map(|&(k, _)| k).collect()
+                })
+                .collect();
+            let wanted: Vec<KeyQuery<'_>> = chosen
+                .iter()
+                .map(|keys| KeyQuery {
+                    keys,
+                    min_shared: 0,
+                })
+                .collect();
+            let postings = postings(c, &wanted, limit)?;
+            let counted = queries
+                .par_iter()
+                .zip(&chosen)
+                .map(|(q, keys)| {
+                    let mut all: Vec<i64> = keys
+                        .iter()
+                        .filter_map(|k| postings.get(k))
+                        .flat_map(|l| l.iter().copied())
+                        .collect();
+                    all.sort_unstable();
+                    let counts = all
+                        .chunk_by(|a, b| a == b)
+                        .map(|run| (run[0], run.len() as u32))
+                        .collect();
+                    (counts, q.min_shared)
+                })
+                .collect();
+            most_shared(c, counted, n, exclude)
+        })
     }
 
     fn holds_keys_in_range(&self, lo: u32, hi: u32) -> Result<bool> {

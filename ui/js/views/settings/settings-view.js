@@ -1,4 +1,5 @@
-// The Settings tab: where the library lives, the default threshold for new checks, whether checks
+// The Settings tab: where the library lives (a file here, or a school's shared library on a PostgreSQL
+// server), the default threshold for new checks, whether checks
 // look for copies by translation (Chinese ↔ English), and the interface language (中文 / English /
 // follow the system).
 
@@ -16,6 +17,9 @@ export function initSettingsView({ onSaved }) {
     $('#settings-threshold-value').textContent = fmt.percent(Number(event.target.value), 0);
   });
   $('#settings-library-browse').addEventListener('click', browseLibrary);
+  for (const radio of document.querySelectorAll('input[name="library-kind"]')) {
+    radio.addEventListener('change', showLibraryKind);
+  }
   $('#settings-form').addEventListener('submit', async (event) => {
     event.preventDefault();
     await save(onSaved);
@@ -36,7 +40,28 @@ function render() {
   $('#settings-threshold-value').textContent = fmt.percent(Number(settings.threshold ?? 0.3), 0);
   // On unless turned off (settings saved before the option existed have no `translation`).
   $('#settings-translation').checked = settings.translation !== false;
-  $('#settings-library-path').value = settings.library_path ?? '';
+  const location = settings.library_path ?? '';
+  const shared = isServerAddress(location);
+  $('#settings-library-shared').checked = shared;
+  $('#settings-library-local').checked = !shared;
+  // The other kind's field keeps what was typed there in this session.
+  if (shared) {
+    $('#settings-library-address').value = location;
+  } else {
+    $('#settings-library-path').value = location;
+  }
+  showLibraryKind();
+}
+
+/** A shared library's address rather than a file (as the engine tells them apart). */
+function isServerAddress(location) {
+  return /^postgres(ql)?:\/\//.test(location);
+}
+
+function showLibraryKind() {
+  const shared = $('#settings-library-shared').checked;
+  $('#settings-local-field').hidden = shared;
+  $('#settings-shared-field').hidden = !shared;
 }
 
 async function browseLibrary() {
@@ -59,10 +84,12 @@ async function browseLibrary() {
 
 async function save(onSaved) {
   const previous = store.get('settings') ?? {};
-  const libraryPath = $('#settings-library-path').value.trim();
-  if (!libraryPath) {
-    showError({ code: 'bad_input', message: t('settings.pathRequired') });
-    $('#settings-library-path').focus();
+  const shared = $('#settings-library-shared').checked;
+  const field = shared ? $('#settings-library-address') : $('#settings-library-path');
+  const libraryPath = field.value.trim();
+  if (!libraryPath || shared !== isServerAddress(libraryPath)) {
+    showError({ code: 'bad_input', message: t(shared ? 'settings.addressRequired' : 'settings.pathRequired') });
+    field.focus();
     return;
   }
   const threshold = Math.max(0, Math.min(1, Number($('#settings-threshold').value)));
