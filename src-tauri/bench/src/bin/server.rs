@@ -222,11 +222,11 @@ fn main() -> Result<ExitCode> {
         tongwen_engine::library::postgres::redact(&admin)
     );
     println!(
-        "\n| library paragraphs | backend | store corpus (MB/s, with fingerprinting {:.0} ms) | store synthetic (paragraphs/s) | optimise (s) | check: warm (ms) | check: new connection/cold (ms) | flagged | 4 adders × {} documents (s) | documents after |",
+        "\n| library paragraphs | backend | store corpus (MB/s, with fingerprinting {:.0} ms) | store synthetic (paragraphs/s) | optimise (s) | check: warm (ms) | same-language only (ms) | check: new connection/cold (ms) | flagged | 4 adders × {} documents (s) | documents after |",
         ms(prepare),
         args.adds
     );
-    println!("|---|---|---|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|");
     let settings = CheckSettings::default();
     for &size in &args.sizes {
         for backend in ["SQLite", "PostgreSQL"] {
@@ -278,7 +278,11 @@ fn main() -> Result<ExitCode> {
             let optimise = t.elapsed();
 
             // Checks.
-            let (mut warm, mut cold) = (Vec::new(), Vec::new());
+            let (mut warm, mut cold, mut same) = (Vec::new(), Vec::new(), Vec::new());
+            let same_language = CheckSettings {
+                translation: None,
+                ..settings
+            };
             let mut flagged = 0;
             let count = |r: &[tongwen_engine::check::ParagraphResult]| {
                 r.iter()
@@ -298,10 +302,14 @@ fn main() -> Result<ExitCode> {
                 let lib = Library::open_read(&path)?;
                 let index = Index::open(&lib)?;
                 let checker = Checker::new(&lib, &index, &fp, settings);
+                let baseline = Checker::new(&lib, &index, &fp, same_language);
                 for _ in 0..args.repeat {
                     let t = Instant::now();
                     flagged = count(&checker.check(&submission)?);
                     warm.push(t.elapsed());
+                    let t = Instant::now();
+                    baseline.check(&submission)?;
+                    same.push(t.elapsed());
                 }
             } else {
                 for _ in 0..args.repeat {
@@ -313,10 +321,14 @@ fn main() -> Result<ExitCode> {
                 }
                 let lib = PgLibrary::open_read(&location)?;
                 let checker = Checker::on_server(&lib, &lib, &fp, settings);
+                let baseline = Checker::on_server(&lib, &lib, &fp, same_language);
                 for _ in 0..args.repeat {
                     let t = Instant::now();
                     flagged = count(&checker.check(&submission)?);
                     warm.push(t.elapsed());
+                    let t = Instant::now();
+                    baseline.check(&submission)?;
+                    same.push(t.elapsed());
                 }
             }
 
@@ -350,9 +362,10 @@ fn main() -> Result<ExitCode> {
                 );
             }
             println!(
-                "| {size} | {backend} | {corpus_rate:.2} | {synthetic_rate:.0} | {:.1} | {:.1} | {:.1} | {flagged} | {:.1} | {after} (+{}) |",
+                "| {size} | {backend} | {corpus_rate:.2} | {synthetic_rate:.0} | {:.1} | {:.1} | {:.1} | {:.1} | {flagged} | {:.1} | {after} (+{}) |",
                 optimise.as_secs_f64(),
                 ms(median(warm)),
+                ms(median(same)),
                 ms(median(cold)),
                 adds.as_secs_f64(),
                 after - before
@@ -369,7 +382,7 @@ fn main() -> Result<ExitCode> {
                     (row.get(0), row.get(1), row.get(2));
                 let total = size as f64 + (4 * args.adds * 5) as f64;
                 println!(
-                    "|  | (PostgreSQL on disk: {:.0} B/paragraph, of which the key table and its index {:.0} B; {:.1} key rows/paragraph) | | | | | | | | |",
+                    "|  | (PostgreSQL on disk: {:.0} B/paragraph, of which the key table and its index {:.0} B; {:.1} key rows/paragraph) | | | | | | | | | |",
                     db_bytes as f64 / total,
                     keys_bytes as f64 / total,
                     key_rows as f64 / total
