@@ -897,41 +897,39 @@ fn insert_keys(
     tx: &mut postgres::Transaction<'_>,
     rows: &[(i64, Vec<u32>)],
 ) -> std::result::Result<(), postgres::Error> {
-    let (mut keys, mut ids) = (Vec::new(), Vec::new());
-    for (id, list) in rows {
-        for &k in list {
-            keys.push(as_stored(k));
-            ids.push(*id);
-        }
-    }
-    for (k, i) in keys.chunks(100_000).zip(ids.chunks(100_000)) {
-        tx.execute(
-            "INSERT INTO paragraph_keys (key, paragraph_id)
-             SELECT * FROM unnest($1::integer[], $2::bigint[]) ON CONFLICT DO NOTHING",
-            &[&k, &i],
-        )?;
-    }
-    Ok(())
+    for_key_pairs(
+        tx,
+        "INSERT INTO paragraph_keys (key, paragraph_id)
+         SELECT * FROM unnest($1::integer[], $2::bigint[]) ON CONFLICT DO NOTHING",
+        rows.iter()
+            .flat_map(|(id, keys)| keys.iter().map(move |&k| (k, *id))),
+    )
 }
 
-/// Remove the keys of paragraphs (`(paragraph id, keys)`) from `paragraph_keys`.
+/// Remove the keys of paragraphs (`(paragraph id, stored keys)`) from `paragraph_keys`.
 fn delete_keys(
     tx: &mut postgres::Transaction<'_>,
     rows: &[(i64, Vec<u8>)],
 ) -> std::result::Result<(), postgres::Error> {
-    let (mut keys, mut ids) = (Vec::new(), Vec::new());
-    for (id, blob) in rows {
-        for k in shingles::decode(blob) {
-            keys.push(as_stored(k));
-            ids.push(*id);
-        }
-    }
+    for_key_pairs(
+        tx,
+        "DELETE FROM paragraph_keys WHERE (key, paragraph_id) IN
+             (SELECT * FROM unnest($1::integer[], $2::bigint[]))",
+        rows.iter()
+            .flat_map(|(id, blob)| shingles::decode(blob).map(move |k| (k, *id))),
+    )
+}
+
+/// Run `sql` (taking the keys as `$1` and the paragraph ids as `$2`) on `(key, paragraph id)` pairs,
+/// 100,000 at a time.
+fn for_key_pairs(
+    tx: &mut postgres::Transaction<'_>,
+    sql: &str,
+    pairs: impl Iterator<Item = (u32, i64)>,
+) -> std::result::Result<(), postgres::Error> {
+    let (keys, ids): (Vec<i32>, Vec<i64>) = pairs.map(|(k, id)| (as_stored(k), id)).unzip();
     for (k, i) in keys.chunks(100_000).zip(ids.chunks(100_000)) {
-        tx.execute(
-            "DELETE FROM paragraph_keys WHERE (key, paragraph_id) IN
-                 (SELECT * FROM unnest($1::integer[], $2::bigint[]))",
-            &[&k, &i],
-        )?;
+        tx.execute(sql, &[&k, &i])?;
     }
     Ok(())
 }
@@ -995,12 +993,7 @@ fn postings(
     queries: &[KeyQuery<'_>],
     limit: i64,
 ) -> std::result::Result<Postings, postgres::Error> {
-    let mut keys: Vec<i32> = queries
-        .iter()
-        .flat_map(|q| q.keys.iter().map(|&k| as_stored(k)))
-        .collect();
-    keys.sort_unstable();
-    keys.dedup();
+    let keys = distinct_keys(queries);
     let rows = c.query(
         "SELECT k.key, ARRAY(SELECT p.paragraph_id FROM paragraph_keys p WHERE p.key = k.key
                              ORDER BY p.paragraph_id LIMIT $2::bigint + 1)
@@ -1014,6 +1007,17 @@ fn postings(
         .collect())
 }
 
+/// The queries' keys, each once, as the server stores them.
+fn distinct_keys(queries: &[KeyQuery<'_>]) -> Vec<i32> {
+    let mut keys: Vec<i32> = queries
+        .iter()
+        .flat_map(|q| q.keys.iter().map(|&k| as_stored(k)))
+        .collect();
+    keys.sort_unstable();
+    keys.dedup();
+    keys
+}
+
 /// How many paragraphs hold each of the queries' distinct keys, counting at most `limit + 1` (keys
 /// no paragraph holds are left out).
 fn key_counts(
@@ -1021,12 +1025,7 @@ fn key_counts(
     queries: &[KeyQuery<'_>],
     limit: i64,
 ) -> std::result::Result<rustc_hash::FxHashMap<u32, i64>, postgres::Error> {
-    let mut keys: Vec<i32> = queries
-        .iter()
-        .flat_map(|q| q.keys.iter().map(|&k| as_stored(k)))
-        .collect();
-    keys.sort_unstable();
-    keys.dedup();
+    let keys = distinct_keys(queries);
     let rows = c.query(
         "SELECT k.key, (SELECT count(*) FROM (SELECT 1 FROM paragraph_keys p WHERE p.key = k.key
                                              LIMIT $2::bigint + 1) s)
