@@ -23,13 +23,13 @@
 //!   `ON CONFLICT DO NOTHING`: two desktops adding the same content store it once; each batch is one
 //!   transaction (retried on a deadlock), so nobody sees half a document. A check reads one snapshot
 //!   (`REPEATABLE READ`) however long it takes.
-//! - **The shortlist runs in the server** ([`Shortlist`]): a check sends its paragraphs' keys and gets
-//!   the candidates back, with the in-memory index's rules (common keys skipped, ties by paragraph id),
-//!   then fetches only those texts.
+//! - **Key lookups run in the server** ([`Shortlist`]): a check sends its paragraphs' distinct keys
+//!   and gets back only their postings (never the library's keys), counts the shared keys by the
+//!   in-memory index's rules (common keys skipped, ties by paragraph id), then fetches only the
+//!   candidates' texts.
 
 use std::collections::HashMap;
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard};
@@ -777,13 +777,6 @@ impl PgLibrary {
                 Err(self.err(e))
             }
         }
-    }
-
-    /// Add one document (tests).
-    pub fn add(&mut self, doc: &NewDocument) -> Result<AddOutcome> {
-        self.add_batch(&[doc])?
-            .pop()
-            .ok_or(Error::Internal("a one-document batch gave no outcome"))
     }
 }
 
@@ -1567,18 +1560,19 @@ impl Store for PgLibrary {
     }
 }
 
-/// Write `text` to a file only its owner may read (a password file in tests and set-up).
-pub fn write_private(path: &Path, text: &str) -> std::io::Result<()> {
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create(true).truncate(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    options.open(path)?.write_all(text.as_bytes())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::io::Write;
+
+    /// Write `text` to a file only its owner may read (a password file in tests and set-up).
+    fn write_private(path: &std::path::Path, text: &str) -> std::io::Result<()> {
+        let mut options = std::fs::OpenOptions::new();
+        options.write(true).create(true).truncate(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        options.open(path)?.write_all(text.as_bytes())
+    }
 
     #[test]
     fn the_password_is_never_shown() {

@@ -3,9 +3,10 @@
 //! [`Shortlist`] answers the two shortlist questions for all of a submission's paragraphs at once (one
 //! round trip to a library server per question, however many paragraphs): the same-language shortlist
 //! (shingle keys, `check::Index::shortlist`) and the cross-language one (concept keys, rarest first,
-//! `check::Index::shortlist_rare`). The checker's in-memory index answers them itself; a library on a server
-//! answers them in the server (`library::postgres`), with the same rules, so both give the same
-//! candidates in the same order (ties by paragraph id, the order of an index's slots).
+//! `check::Index::shortlist_rare`). The checker's in-memory index answers them itself; a library on a
+//! server looks the keys up in the server and counts them with the same rules (`library::postgres`),
+//! so both give the same candidates in the same order (ties by paragraph id, the order of an index's
+//! slots).
 
 use crate::error::Result;
 
