@@ -338,6 +338,70 @@ fn a_library_from_a_newer_tongwen_is_refused_and_left_alone() {
     assert_eq!(version, 99);
 }
 
+/// The concept keys' counters (`concept_counts`, summed over slots) say exactly how many paragraphs
+/// hold each concept key, and there are some.
+fn assert_concept_counts_exact(db: &TestDatabase) {
+    let row = db
+        .client()
+        .query_one(
+            "WITH held AS (SELECT key, count(*) AS n FROM paragraph_keys WHERE key < 0 GROUP BY key),
+                  counted AS (SELECT key, sum(paragraphs) AS n FROM concept_counts GROUP BY key
+                              HAVING sum(paragraphs) <> 0)
+             SELECT (SELECT count(*) FROM held),
+                    (SELECT count(*) FROM held h FULL JOIN counted c USING (key)
+                     WHERE h.n IS DISTINCT FROM c.n)",
+            &[],
+        )
+        .unwrap();
+    assert!(row.get::<_, i64>(0) > 0, "no concept keys stored");
+    assert_eq!(row.get::<_, i64>(1), 0, "concept keys miscounted");
+}
+
+#[test]
+fn concept_key_counters_stay_exact_through_removals_upgrades_and_migration() {
+    let Some(db) = database() else { return };
+    let s = Sandbox::new();
+    write_documents(&s, "docs", 0..12);
+    ok(
+        &db.url,
+        &["library", "add", s.path("docs").to_str().unwrap()],
+        &[],
+    );
+    assert_concept_counts_exact(&db);
+    ok(&db.url, &["library", "remove", "1", "2", "3"], &[]);
+    assert_concept_counts_exact(&db);
+    // Paragraphs of an older fingerprint definition, re-fingerprinted: old keys out, new keys in.
+    db.client()
+        .batch_execute("UPDATE paragraphs SET algo = 0 WHERE document_id > 8")
+        .unwrap();
+    ok(&db.url, &["library", "upgrade"], &[]);
+    assert_concept_counts_exact(&db);
+    // A library made at schema version 1 (no counters) is migrated by the next writer, counters
+    // filled from the key table.
+    db.client()
+        .batch_execute(
+            "DROP FUNCTION count_concept_keys() CASCADE; DROP TABLE concept_counts;
+             UPDATE meta SET schema_version = 1",
+        )
+        .unwrap();
+    let out = tongwen(&db.url, &["library", "list"], &[]);
+    assert!(!out.status.success(), "a reader does not migrate");
+    write_documents(&s, "more", 20..22);
+    ok(
+        &db.url,
+        &["library", "add", s.path("more").to_str().unwrap()],
+        &[],
+    );
+    let version: i32 = db
+        .client()
+        .query_one("SELECT schema_version FROM meta", &[])
+        .unwrap()
+        .get(0);
+    assert_eq!(version, 2);
+    assert_concept_counts_exact(&db);
+    assert_eq!(documents(&db), 12 - 3 + 2);
+}
+
 /// Documents of several paragraphs, Chinese and English, each its own content.
 fn write_documents(s: &Sandbox, folder: &str, names: std::ops::Range<usize>) {
     for i in names {
@@ -414,6 +478,7 @@ fn desktops_adding_at_once_store_every_document_once_and_checks_see_whole_docume
         "every paragraph is in the key table"
     );
     assert_eq!(row.get::<_, i64>(3), 170);
+    assert_concept_counts_exact(&db);
     // Two desktops initialising one new library at once: one schema.
     let fresh = database().unwrap();
     let inits: Vec<std::process::Child> = (0..2)

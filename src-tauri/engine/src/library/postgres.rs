@@ -13,7 +13,9 @@
 //!   `documents`, `document_tags`, `paragraphs` (texts and fingerprints, as in the SQLite library),
 //!   `paragraph_keys` (one row per stored key and paragraph, primary key `(key, paragraph_id)`: the
 //!   shortlist's index, which a sharding extension distributes by `key` unchanged, see
-//!   `docs/scale.md`) and `meta` (schema version, the library's identity and change stamp, counts).
+//!   `docs/scale.md`), `concept_counts` (how many paragraphs hold each concept key, kept exact by
+//!   triggers on the key table, in slots so that writers seldom share a counter) and `meta` (schema
+//!   version, the library's identity and change stamp, counts).
 //!   Migrations are numbered steps, each one transaction with its version bump, under an advisory lock
 //!   so that two desktops upgrading at once do it once.
 //! - **Rights.** The schema is created with two group roles: [`READER_ROLE`] may check, [`WRITER_ROLE`]
@@ -111,6 +113,34 @@ pub const MIGRATIONS: &[&str] = &[
         paragraphs     bigint  NOT NULL
     );
     INSERT INTO tongwen.meta VALUES (1, 1, (random() * 9.2e18)::bigint, 0, 0, 0);",
+    // 2: how many paragraphs hold each concept key (the cross-language shortlist reads the rarest
+    // first), kept exact by the key table's own triggers in the writer's transaction. Each writer
+    // counts into one of 16 slots (its server process id modulo 16), so desktops adding at once seldom
+    // wait on each other's counters; a key's count is the sum of its slots.
+    "CREATE TABLE tongwen.concept_counts (
+        key        integer  NOT NULL,
+        slot       smallint NOT NULL,
+        paragraphs bigint   NOT NULL,
+        PRIMARY KEY (key, slot)
+    );
+    CREATE FUNCTION tongwen.count_concept_keys() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        -- Counters in key order, so two writers sharing a slot lock them in the same order.
+        INSERT INTO tongwen.concept_counts AS c (key, slot, paragraphs)
+        SELECT key, (pg_backend_pid() % 16)::smallint,
+               CASE WHEN TG_OP = 'INSERT' THEN count(*) ELSE -count(*) END
+        FROM changed WHERE key < 0 GROUP BY key ORDER BY key
+        ON CONFLICT (key, slot) DO UPDATE SET paragraphs = c.paragraphs + excluded.paragraphs;
+        RETURN NULL;
+    END $$;
+    CREATE TRIGGER concept_keys_added AFTER INSERT ON tongwen.paragraph_keys
+        REFERENCING NEW TABLE AS changed
+        FOR EACH STATEMENT EXECUTE FUNCTION tongwen.count_concept_keys();
+    CREATE TRIGGER concept_keys_removed AFTER DELETE ON tongwen.paragraph_keys
+        REFERENCING OLD TABLE AS changed
+        FOR EACH STATEMENT EXECUTE FUNCTION tongwen.count_concept_keys();
+    INSERT INTO tongwen.concept_counts (key, slot, paragraphs)
+    SELECT key, 0, count(*) FROM tongwen.paragraph_keys WHERE key < 0 GROUP BY key;",
 ];
 
 /// The schema version this build writes.
@@ -1011,23 +1041,22 @@ fn distinct_keys(queries: &[KeyQuery<'_>]) -> Vec<i32> {
     keys
 }
 
-/// How many paragraphs hold each of the queries' distinct keys, counting at most `limit + 1` (keys
-/// no paragraph holds are left out).
-fn key_counts(
+/// How many paragraphs hold each of the queries' distinct concept keys, counting at most `limit + 1`
+/// (keys no paragraph holds are left out): the sums of the keys' counters in `concept_counts`, one
+/// index lookup per key and slot, however many paragraphs hold the key.
+fn concept_counts(
     c: &mut Client,
     queries: &[KeyQuery<'_>],
     limit: i64,
 ) -> std::result::Result<rustc_hash::FxHashMap<u32, i64>, postgres::Error> {
     let keys = distinct_keys(queries);
     let rows = c.query(
-        "SELECT k.key, (SELECT count(*) FROM (SELECT 1 FROM paragraph_keys p WHERE p.key = k.key
-                                             LIMIT $2::bigint + 1) s)
-         FROM unnest($1::integer[]) AS k(key)",
-        &[&keys, &limit],
+        "SELECT key, sum(paragraphs)::bigint FROM concept_counts WHERE key = ANY($1) GROUP BY key",
+        &[&keys],
     )?;
     Ok(rows
         .iter()
-        .map(|r| (r.get::<_, i32>(0) as u32, r.get::<_, i64>(1)))
+        .map(|r| (r.get::<_, i32>(0) as u32, r.get::<_, i64>(1).min(limit + 1)))
         .filter(|&(_, n)| n > 0)
         .collect())
 }
@@ -1144,9 +1173,9 @@ impl Shortlist for PgLibrary {
             // A concept in more than 0.5% of the paragraphs (at least 100) is skipped; one held by
             // more than the budget is never read either (it would pass the budget alone).
             let limit = (paragraph_count(c)? / 200).max(100).min(budget as i64 + 1);
-            // Each paragraph reads only its rarest keys, so the keys are counted first and the
+            // Each paragraph reads only its rarest keys, so the keys' counters are read first and the
             // postings fetched only of the keys some paragraph reads.
-            let held = key_counts(c, queries, limit)?;
+            let held = concept_counts(c, queries, limit)?;
             let chosen: Vec<Vec<u32>> = queries
                 .iter()
                 .map(|q| {

@@ -44,7 +44,8 @@ pub trait Shortlist: Sync {
         exclude: Option<i64>,
     ) -> Result<Vec<Shortlisted>>;
 
-    /// For each query, the cross-language shortlist (`check::Index::shortlist_rare`).
+    /// For each query, the cross-language shortlist (`check::Index::shortlist_rare`). The queries'
+    /// keys are concept keys (top bit set), the only keys whose holders a server counts ahead.
     fn shortlist_rare_each(
         &self,
         queries: &[KeyQuery<'_>],
