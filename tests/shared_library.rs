@@ -102,6 +102,26 @@ fn readers_may_check_writers_may_add_and_a_login_follows_libpq() {
     ))
     .unwrap();
     assert_eq!(report["documents"][0]["paragraphs"][0]["flagged"], true);
+    // A longer submission (its key lookups split over two connections that share one snapshot, which
+    // a reader may export and import): every paragraph found in the document it came from.
+    let faq = tongwen_testdata::repository_root()
+        .join("tests/fixtures/translation/library/debian-faq-zh-cn-005.txt");
+    ok(&db.url, &["library", "add", faq.to_str().unwrap()], &[]);
+    let report: Value = serde_json::from_str(&ok(
+        &as_reader,
+        &["check", faq.to_str().unwrap(), "--format", "json"],
+        &pw,
+    ))
+    .unwrap();
+    let paragraphs = report["documents"][0]["paragraphs"].as_array().unwrap();
+    assert!(paragraphs.len() >= 3, "{report}");
+    for (i, p) in paragraphs.iter().enumerate() {
+        let m = &p["matches"][0];
+        assert_eq!(m["source_title"], "debian-faq-zh-cn-005", "{p}");
+        assert_eq!(m["source_paragraph"], i, "{p}");
+        assert_eq!(m["similarity"], 1.0, "{p}");
+    }
+    ok(&db.url, &["library", "remove", "2"], &[]);
     // ... and may not add or remove: the error names the right and the role that has it.
     for args in [
         vec!["library", "add", other.to_str().unwrap()],

@@ -120,7 +120,7 @@ fn kept(admin: &str, name: &str) -> bool {
 
 /// Whether the database holds a whole library (the kept run got past its checks).
 fn has_library(location: &str) -> bool {
-    PgLibrary::open_read(location)
+    PgLibrary::open(location)
         .and_then(|l| l.totals())
         .is_ok_and(|t| t.documents > 0)
 }

@@ -505,6 +505,17 @@ pub struct PgLibrary {
     user: String,
     /// A read transaction is held open (see [`Store::hold_snapshot`]).
     snapshot: AtomicBool,
+    /// The second connection of key lookups split in two ([`split`]).
+    helper: Mutex<Helper>,
+    target: Target,
+}
+
+/// The second connection: opened at the first lookup that splits, and again after it broke.
+enum Helper {
+    NotYet,
+    Open(Box<Client>),
+    /// The server refused it (too many connections, say): lookups run on one connection.
+    Unavailable,
 }
 
 impl std::fmt::Debug for PgLibrary {
@@ -528,9 +539,11 @@ impl PgLibrary {
         let client = connect(&target)?;
         Ok(PgLibrary {
             client: Mutex::new(client),
-            location: target.location,
-            user: target.user,
+            location: target.location.clone(),
+            user: target.user.clone(),
             snapshot: AtomicBool::new(false),
+            helper: Mutex::new(Helper::NotYet),
+            target,
         })
     }
 
@@ -810,6 +823,71 @@ impl PgLibrary {
     }
 }
 
+impl PgLibrary {
+    /// [`PgLibrary::read`] with the second connection too, for statements [`split`] in two; it is
+    /// opened here the first time (a failure to open it leaves the statements to the first).
+    fn read_split<T>(
+        &self,
+        f: impl FnOnce(&mut Client, Option<&mut Client>) -> std::result::Result<T, postgres::Error>,
+    ) -> Result<T> {
+        let mut helper = self
+            .helper
+            .lock()
+            .map_err(|_| Error::Internal("a database call panicked"))?;
+        if matches!(*helper, Helper::NotYet) {
+            *helper = match connect(&self.target) {
+                Ok(c) => Helper::Open(Box::new(c)),
+                Err(_) => Helper::Unavailable,
+            };
+        }
+        let second = match &mut *helper {
+            Helper::Open(c) => Some(&mut **c),
+            _ => None,
+        };
+        let done = self.read(|c| f(c, second));
+        // A helper whose connection broke is opened again next time.
+        if matches!(&*helper, Helper::Open(c) if c.is_closed()) {
+            *helper = Helper::NotYet;
+        }
+        done
+    }
+}
+
+/// Key lookups (and the fetches of many rows by id) split in two: `f` runs on the first half of
+/// `items` on `c` and, at the same time, on the second half on `helper`, which reads the same
+/// snapshot as `c`'s transaction (exported from it), so the two halves see one library. The server
+/// then works on both halves at once (a lookup is bound by the server's per-row work, one core per
+/// connection). Without a helper, or for few items, `f` runs once on `c`.
+fn split<K: Sync, T: Send>(
+    c: &mut Client,
+    helper: Option<&mut Client>,
+    items: &[K],
+    f: impl Fn(&mut Client, &[K]) -> std::result::Result<T, postgres::Error> + Sync,
+) -> std::result::Result<Vec<T>, postgres::Error> {
+    let Some(h) = helper.filter(|_| items.len() >= SPLIT_AT) else {
+        return Ok(vec![f(c, items)?]);
+    };
+    let (first, second) = items.split_at(items.len() / 2);
+    let snapshot: String = c.query_one("SELECT pg_export_snapshot()", &[])?.get(0);
+    h.batch_execute(&format!(
+        "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SET TRANSACTION SNAPSHOT '{}'",
+        snapshot.replace('\'', "''")
+    ))?;
+    let (a, b) = std::thread::scope(|scope| {
+        let other = scope.spawn(|| f(&mut *h, second));
+        let a = f(c, first);
+        (a, other.join())
+    });
+    // Read only: ending it either way is the same.
+    let ended = h.batch_execute("ROLLBACK");
+    let b = b.unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
+    ended?;
+    Ok(vec![a?, b])
+}
+
+/// Fewer items than this are looked up on one connection (splitting costs a round trip).
+const SPLIT_AT: usize = 64;
+
 /// A failure inside a write transaction: the server's (perhaps retried) or the engine's.
 enum WriteError {
     Db(postgres::Error),
@@ -965,22 +1043,25 @@ impl Sources for PgLibrary {
         if sorted.is_empty() {
             return Ok(HashMap::new());
         }
-        let rows = self.read(|c| {
+        let parts = self.read_split(|c, helper| {
             let documents: i64 = c.query_one("SELECT documents FROM meta", &[])?.get(0);
             let common_at = common_paragraph_documents(documents.max(0) as u64) as i64;
             let counted = documents >= common_at;
-            c.query(
-                "SELECT p.id, p.document_id, p.idx, p.text, d.title, d.path, d.role, d.author,
-                        CASE WHEN $2 THEN (SELECT count(DISTINCT q.document_id) FROM paragraphs q
-                                           WHERE q.simhash = p.simhash AND q.text = p.text) >= $3
-                             ELSE false END
-                 FROM paragraphs p JOIN documents d ON d.id = p.document_id
-                 WHERE p.id = ANY($1)",
-                &[&sorted, &counted, &common_at],
-            )
+            split(c, helper, &sorted, |c, ids| {
+                c.query(
+                    "SELECT p.id, p.document_id, p.idx, p.text, d.title, d.path, d.role, d.author,
+                            CASE WHEN $2 THEN (SELECT count(DISTINCT q.document_id) FROM paragraphs q
+                                               WHERE q.simhash = p.simhash AND q.text = p.text) >= $3
+                                 ELSE false END
+                     FROM paragraphs p JOIN documents d ON d.id = p.document_id
+                     WHERE p.id = ANY($1)",
+                    &[&ids, &counted, &common_at],
+                )
+            })
         })?;
-        Ok(rows
+        Ok(parts
             .iter()
+            .flatten()
             .map(|r| {
                 let id: i64 = r.get(0);
                 let role: &str = r.get(6);
@@ -1008,23 +1089,27 @@ impl Sources for PgLibrary {
 type Postings = rustc_hash::FxHashMap<u32, Vec<i64>>;
 
 /// The shortlist's queries to the server: the postings of the submission's distinct keys (one
-/// statement: every key looked up in the key index), then the shortlisted paragraphs' documents and
-/// fingerprints (one statement). The counting between them is the in-memory index's, on these
-/// postings only, so both backends shortlist alike (`check::Index::shortlist`, `shortlist_rare`).
+/// statement: every key looked up in the key index, [`split`] over two connections), then the
+/// shortlisted paragraphs' documents and fingerprints (one statement). The counting between them is
+/// the in-memory index's, on these postings only, so both backends shortlist alike
+/// (`check::Index::shortlist`, `shortlist_rare`).
 fn postings(
     c: &mut Client,
-    queries: &[KeyQuery<'_>],
+    helper: Option<&mut Client>,
+    keys: &[i32],
     limit: i64,
 ) -> std::result::Result<Postings, postgres::Error> {
-    let keys = distinct_keys(queries);
-    let rows = c.query(
-        "SELECT k.key, ARRAY(SELECT p.paragraph_id FROM paragraph_keys p WHERE p.key = k.key
-                             ORDER BY p.paragraph_id LIMIT $2::bigint + 1)
-         FROM unnest($1::integer[]) AS k(key)",
-        &[&keys, &limit],
-    )?;
-    Ok(rows
+    let parts = split(c, helper, keys, |c, keys| {
+        c.query(
+            "SELECT k.key, ARRAY(SELECT p.paragraph_id FROM paragraph_keys p WHERE p.key = k.key
+                                 ORDER BY p.paragraph_id LIMIT $2::bigint + 1)
+             FROM unnest($1::integer[]) AS k(key)",
+            &[&keys, &limit],
+        )
+    })?;
+    Ok(parts
         .iter()
+        .flatten()
         .map(|r| (r.get::<_, i32>(0) as u32, r.get::<_, Vec<i64>>(1)))
         .filter(|(_, ids)| !ids.is_empty())
         .collect())
@@ -1046,16 +1131,21 @@ fn distinct_keys(queries: &[KeyQuery<'_>]) -> Vec<i32> {
 /// index lookup per key and slot, however many paragraphs hold the key.
 fn concept_counts(
     c: &mut Client,
+    helper: Option<&mut Client>,
     queries: &[KeyQuery<'_>],
     limit: i64,
 ) -> std::result::Result<rustc_hash::FxHashMap<u32, i64>, postgres::Error> {
     let keys = distinct_keys(queries);
-    let rows = c.query(
-        "SELECT key, sum(paragraphs)::bigint FROM concept_counts WHERE key = ANY($1) GROUP BY key",
-        &[&keys],
-    )?;
-    Ok(rows
+    let parts = split(c, helper, &keys, |c, keys| {
+        c.query(
+            "SELECT key, sum(paragraphs)::bigint FROM concept_counts WHERE key = ANY($1)
+             GROUP BY key",
+            &[&keys],
+        )
+    })?;
+    Ok(parts
         .iter()
+        .flatten()
         .map(|r| (r.get::<_, i32>(0) as u32, r.get::<_, i64>(1).min(limit + 1)))
         .filter(|&(_, n)| n > 0)
         .collect())
@@ -1064,14 +1154,18 @@ fn concept_counts(
 /// Documents and SimHashes of paragraphs, by id.
 fn paragraph_prints(
     c: &mut Client,
+    helper: Option<&mut Client>,
     ids: &[i64],
 ) -> std::result::Result<rustc_hash::FxHashMap<i64, (i64, u64)>, postgres::Error> {
-    let rows = c.query(
-        "SELECT id, document_id, simhash FROM paragraphs WHERE id = ANY($1)",
-        &[&ids],
-    )?;
-    Ok(rows
+    let parts = split(c, helper, ids, |c, ids| {
+        c.query(
+            "SELECT id, document_id, simhash FROM paragraphs WHERE id = ANY($1)",
+            &[&ids],
+        )
+    })?;
+    Ok(parts
         .iter()
+        .flatten()
         .map(|r| (r.get(0), (r.get(1), r.get::<_, i64>(2) as u64)))
         .collect())
 }
@@ -1080,6 +1174,7 @@ fn paragraph_prints(
 /// `exclude`, most first, ties by paragraph id, at most `n`; as candidates (`Index::most_shared`).
 fn most_shared(
     c: &mut Client,
+    helper: Option<&mut Client>,
     counted: Vec<(Vec<(i64, u32)>, u32)>,
     n: usize,
     exclude: Option<i64>,
@@ -1102,7 +1197,7 @@ fn most_shared(
     let mut ids: Vec<i64> = lists.iter().flatten().map(|&(id, _)| id).collect();
     ids.sort_unstable();
     ids.dedup();
-    let prints = paragraph_prints(c, &ids)?;
+    let prints = paragraph_prints(c, helper, &ids)?;
     Ok(lists
         .iter_mut()
         .map(|list| {
@@ -1136,10 +1231,11 @@ impl Shortlist for PgLibrary {
         n: usize,
         exclude: Option<i64>,
     ) -> Result<Vec<Shortlisted>> {
-        self.read(|c| {
+        self.read_split(|c, mut helper| {
             // A key in more than 1% of the paragraphs (at least 1,000) says nothing of a source.
             let limit = (paragraph_count(c)? / 100).max(1_000);
-            let postings = postings(c, queries, limit)?;
+            let keys = distinct_keys(queries);
+            let postings = postings(c, helper.as_deref_mut(), &keys, limit)?;
             let counted = queries
                 .par_iter()
                 .map(|q| {
@@ -1157,7 +1253,7 @@ impl Shortlist for PgLibrary {
                     (counts.into_iter().collect(), q.min_shared)
                 })
                 .collect();
-            most_shared(c, counted, n, exclude)
+            most_shared(c, helper, counted, n, exclude)
         })
     }
 
@@ -1169,13 +1265,13 @@ impl Shortlist for PgLibrary {
         exclude: Option<i64>,
     ) -> Result<Vec<Shortlisted>> {
         let budget = crate::library::shortlist::RARE_POSTINGS_BUDGET;
-        self.read(|c| {
+        self.read_split(|c, mut helper| {
             // A concept in more than 0.5% of the paragraphs (at least 100) is skipped; one held by
             // more than the budget is never read either (it would pass the budget alone).
             let limit = (paragraph_count(c)? / 200).max(100).min(budget as i64 + 1);
             // Each paragraph reads only its rarest keys, so the keys' counters are read first and the
             // postings fetched only of the keys some paragraph reads.
-            let held = concept_counts(c, queries, limit)?;
+            let held = concept_counts(c, helper.as_deref_mut(), queries, limit)?;
             let chosen: Vec<Vec<u32>> = queries
                 .iter()
                 .map(|q| {
@@ -1208,7 +1304,7 @@ impl Shortlist for PgLibrary {
                     min_shared: 0,
                 })
                 .collect();
-            let postings = postings(c, &wanted, limit)?;
+            let postings = postings(c, helper.as_deref_mut(), &distinct_keys(&wanted), limit)?;
             let counted = queries
                 .par_iter()
                 .zip(&chosen)
@@ -1226,7 +1322,7 @@ impl Shortlist for PgLibrary {
                     (counts, q.min_shared)
                 })
                 .collect();
-            most_shared(c, counted, n, exclude)
+            most_shared(c, helper, counted, n, exclude)
         })
     }
 
@@ -1601,6 +1697,59 @@ mod tests {
         #[cfg(unix)]
         std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
         options.open(path)?.write_all(text.as_bytes())
+    }
+
+    /// Both halves of a split lookup run at once on two connections and read the first one's
+    /// snapshot: rows committed after it began are seen by neither. Needs the test server.
+    #[test]
+    fn split_lookups_share_one_snapshot_on_two_connections() {
+        let Ok(admin) = std::env::var("TONGWEN_TEST_POSTGRES") else {
+            eprintln!("SKIPPED: no test PostgreSQL (TONGWEN_TEST_POSTGRES)");
+            return;
+        };
+        let connect = || Client::connect(&admin, NoTls).expect("test server");
+        let (mut c, mut helper, mut other) = (connect(), connect(), connect());
+        let table = format!("split_{}", std::process::id());
+        c.batch_execute(&format!(
+            "CREATE TABLE {table} (id bigint); INSERT INTO {table} SELECT generate_series(1, 100);"
+        ))
+        .unwrap();
+        c.batch_execute(&format!(
+            "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SELECT count(*) FROM {table};"
+        ))
+        .unwrap();
+        other
+            .batch_execute(&format!(
+                "INSERT INTO {table} SELECT generate_series(101, 200)"
+            ))
+            .unwrap();
+        let ids: Vec<i64> = (1..=200).collect();
+        let look = |c: &mut Client, ids: &[i64]| {
+            let pid: i32 = c.query_one("SELECT pg_backend_pid()", &[])?.get(0);
+            let seen = c
+                .query(
+                    &format!("SELECT id FROM {table} WHERE id = ANY($1)"),
+                    &[&ids],
+                )?
+                .len();
+            Ok((pid, seen))
+        };
+        for _ in 0..2 {
+            let parts = split(&mut c, Some(&mut helper), &ids, look).unwrap();
+            assert_eq!(parts.len(), 2);
+            assert_ne!(parts[0].0, parts[1].0, "two connections");
+            assert_eq!((parts[0].1, parts[1].1), (100, 0), "one snapshot");
+        }
+        // Few items, or no helper: one connection.
+        assert_eq!(
+            split(&mut c, Some(&mut helper), &ids[..10], look)
+                .unwrap()
+                .len(),
+            1
+        );
+        assert_eq!(split(&mut c, None, &ids, look).unwrap()[0].1, 100);
+        c.batch_execute("COMMIT").unwrap();
+        c.batch_execute(&format!("DROP TABLE {table}")).unwrap();
     }
 
     #[test]
