@@ -405,7 +405,31 @@ fn concept_key_counters_stay_exact_through_removals_upgrades_and_migration() {
         )
         .unwrap();
     let out = tongwen(&db.url, &["library", "list"], &[]);
-    assert!(!out.status.success(), "a reader does not migrate");
+    assert!(
+        !out.status.success() && stderr(&out).contains("made by an older Tongwen"),
+        "listing does not migrate: {}",
+        stderr(&out)
+    );
+    // A reader's check may not migrate either, and says who may.
+    let reader = format!("r_{}", db.name);
+    db.client()
+        .batch_execute(&format!(
+            "CREATE ROLE {reader} LOGIN PASSWORD 'r-pass' IN ROLE tongwen_reader"
+        ))
+        .unwrap();
+    let sub = s.write("sub.txt", format!("{SOURCE}\n"));
+    let out = tongwen(
+        &db.address_as(&reader, ""),
+        &["check", sub.to_str().unwrap()],
+        &[("PGPASSWORD", "r-pass")],
+    );
+    assert!(
+        !out.status.success()
+            && stderr(&out).contains(&format!("user {reader} may not create or upgrade"))
+            && stderr(&out).contains("database owner"),
+        "{}",
+        stderr(&out)
+    );
     write_documents(&s, "more", 20..22);
     ok(
         &db.url,

@@ -718,6 +718,7 @@ impl PgLibrary {
 
     fn migrate_once(&mut self) -> Result<()> {
         let location = self.location.clone();
+        let user = self.user.clone();
         let client = self.client_mut()?;
         let err = |e: postgres::Error| server_error(&location, &e);
         loop {
@@ -746,7 +747,7 @@ impl PgLibrary {
                     Error::Server {
                         location: location.clone(),
                         problem: ServerProblem::NoRight {
-                            user: String::new(),
+                            user: user.clone(),
                             right: "create or upgrade",
                             role: "database owner",
                         },
