@@ -6,6 +6,7 @@ mod cli;
 mod cross_script;
 mod eval_dev;
 mod extract;
+mod hostile;
 mod patchwriting;
 mod postgres_server;
 mod quotes;

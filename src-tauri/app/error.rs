@@ -55,6 +55,7 @@ impl From<EngineError> for CommandError {
             | EngineError::NoLibrary { .. }
             | EngineError::NotALibrary { .. }
             | EngineError::Damaged { .. }
+            | EngineError::WalUnreadable { .. }
             | EngineError::NotAdded { .. }
             | EngineError::NeedsUpgrade { .. }
             | EngineError::Server { .. } => Code::Library,

@@ -582,7 +582,7 @@ fn library_add(
         "added {added} document(s) ({paragraphs} paragraphs), {present} already present, {} failed; \
          library {} now has {} documents, {} paragraphs",
         failures.len(),
-        engine.location().display(),
+        printable(&engine.location().display()),
         run.totals.documents,
         run.totals.paragraphs
     )
@@ -612,6 +612,8 @@ fn report_failures<'e>(
 }
 
 fn library_list(engine: &Engine, json: bool, filter: &ListFilter) -> Result<ExitCode> {
+    // A library that is not there (a mistyped path) is said, not listed as empty.
+    engine.open_existing()?;
     let all = engine.list()?;
     let filtered = all.len();
     let docs: Vec<DocumentInfo> = all.into_iter().filter(|d| filter.keeps(d)).collect();
@@ -625,7 +627,7 @@ fn library_list(engine: &Engine, json: bool, filter: &ListFilter) -> Result<Exit
         writeln!(
             out,
             "the library {} is empty; add documents with `tongwen library add PATH`",
-            engine.location().display()
+            printable(&engine.location().display())
         )?;
     } else {
         write_list(&mut out, &docs)?;
@@ -697,6 +699,7 @@ fn check_cmd(engine: &Engine, args: CheckArgs) -> Result<ExitCode> {
     if matches!(args.format, Format::Pdf) && args.output.is_none() {
         anyhow::bail!("a PDF report needs a file: add --output report.pdf");
     }
+    let target = report_target(Some(engine), args.output.as_deref(), &args.files)?;
     let options = CheckOptions {
         method: args.method,
         threshold: args.threshold,
@@ -736,15 +739,36 @@ fn check_cmd(engine: &Engine, args: CheckArgs) -> Result<ExitCode> {
         Format::Html => report::html::render(&report, lang).into_bytes(),
         Format::Pdf => report::pdf::render(&report, lang)?,
     };
-    let written = write_report(args.output.as_deref(), &rendered)?;
+    let written = write_report(target.as_ref(), &rendered)?;
     report_failures(written, run.failures().collect::<Vec<_>>().into_iter())
 }
 
-/// Write a rendered report to `output` (atomically) or to standard output. An error writing standard
+/// Where the report of a command goes, decided before the command's work: `output` may not name a
+/// file the command reads (the library and its files beside it, `inputs` and the documents in them),
+/// nor anything but a regular file or standard output ([`files::output_target`]).
+fn report_target(
+    engine: Option<&Engine>,
+    output: Option<&Path>,
+    inputs: &[PathBuf],
+) -> Result<Option<files::Output>> {
+    let Some(output) = output else {
+        return Ok(None);
+    };
+    let mut read = inputs.to_vec();
+    if let Some(LibraryLocation::Sqlite(library)) = engine.map(Engine::location) {
+        read.push(library.clone());
+        for suffix in ["-wal", "-shm", "-journal", ".index"] {
+            read.push(tongwen_engine::library::sidecar(library, suffix));
+        }
+    }
+    Ok(Some(files::output_target(output, &read)?))
+}
+
+/// Write a rendered report to its file (atomically) or to standard output. An error writing standard
 /// output is returned inside for [`report_failures`].
-fn write_report(output: Option<&Path>, rendered: &[u8]) -> Result<io::Result<()>> {
+fn write_report(output: Option<&files::Output>, rendered: &[u8]) -> Result<io::Result<()>> {
     Ok(match output {
-        Some(path) => {
+        Some(files::Output::File(path)) => {
             files::write_atomically(path, rendered)?;
             eprintln!(
                 "report written to {}",
@@ -752,7 +776,7 @@ fn write_report(output: Option<&Path>, rendered: &[u8]) -> Result<io::Result<()>
             );
             Ok(())
         }
-        None => {
+        Some(files::Output::Stdout) | None => {
             let mut out = io::stdout().lock();
             out.write_all(rendered).and_then(|()| out.flush())
         }
@@ -778,6 +802,7 @@ fn duplicates_cmd(
     if matches!(format, Format::Pdf) {
         anyhow::bail!("duplicates have no PDF report: use --format html");
     }
+    let target = report_target(Some(engine), output.as_deref(), &[])?;
     let level = match level {
         LevelArg::Document => Level::Document,
         LevelArg::Paragraph => Level::Paragraph,
@@ -797,7 +822,7 @@ fn duplicates_cmd(
         Format::Json => report.to_json() + "\n",
         Format::Html | Format::Pdf => report.render_html(lang),
     };
-    write_report(output.as_deref(), rendered.as_bytes())??;
+    write_report(target.as_ref(), rendered.as_bytes())??;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -845,6 +870,12 @@ fn compare_cmd(engine: &Engine, args: CompareArgs) -> Result<ExitCode> {
     if matches!(args.format, Format::Pdf) {
         anyhow::bail!(NO_CLASS_PDF);
     }
+    let read: Vec<PathBuf> = args.files.iter().chain(&args.templates).cloned().collect();
+    let target = report_target(
+        args.with_library.then_some(engine),
+        args.output.as_deref(),
+        &read,
+    )?;
     let options = CompareOptions {
         check: CheckOptions {
             threshold: args.threshold,
@@ -879,7 +910,7 @@ fn compare_cmd(engine: &Engine, args: CompareArgs) -> Result<ExitCode> {
         Format::Pdf => anyhow::bail!(NO_CLASS_PDF),
     }
     .into_bytes();
-    let written = write_report(args.output.as_deref(), &rendered)?;
+    let written = write_report(target.as_ref(), &rendered)?;
     let failures: Vec<&Error> = run.unread.iter().map(|e| e.as_ref()).collect();
     report_failures(written, failures.into_iter())
 }

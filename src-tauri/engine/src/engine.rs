@@ -80,6 +80,42 @@ impl LibraryLocation {
     }
 }
 
+/// Metadata as stored, the same whether given when adding or when editing: a blank title refused,
+/// title and author trimmed, a blank author dropped, the year checked.
+fn clean_meta(meta: &DocumentMeta) -> Result<DocumentMeta> {
+    let mut meta = meta.clone();
+    if meta.title.as_deref().is_some_and(|t| t.trim().is_empty()) {
+        return Err(Error::InvalidSetting {
+            name: "title",
+            reason: "a document's title cannot be empty".into(),
+        });
+    }
+    valid_year(meta.year)?;
+    meta.title = meta.title.map(|t| t.trim().to_string());
+    meta.author = meta
+        .author
+        .map(|a| a.trim().to_string())
+        .filter(|a| !a.is_empty());
+    Ok(meta)
+}
+
+/// The files named and those in the folders named ([`discover::collect_files`]); nothing at all to
+/// read (an empty folder, a folder of other files) is an error saying what Tongwen reads.
+fn documents_in(inputs: &[PathBuf]) -> Result<(Vec<PathBuf>, Vec<crate::extract::FileError>)> {
+    let (files, unreadable) = discover::collect_files(inputs);
+    if files.is_empty() && unreadable.is_empty() {
+        let named: Vec<String> = inputs.iter().map(|p| p.display().to_string()).collect();
+        return Err(Error::InvalidSetting {
+            name: "files",
+            reason: format!(
+                "no document to read in {}: Tongwen reads .txt, .docx and .pdf files",
+                named.join(", ")
+            ),
+        });
+    }
+    Ok((files, unreadable))
+}
+
 /// How files are read.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ReadOptions {
@@ -374,7 +410,11 @@ impl Engine {
     /// Open the library for changing it, creating it (and its folder) if needed and migrating its
     /// schema: what choosing a library location does.
     pub fn init(&self) -> Result<LibraryStatus> {
-        drop(self.open_write()?);
+        match &self.location {
+            LibraryLocation::Sqlite(path) => drop(Library::open(path)?),
+            // A user who may only check is not refused: there is nothing for them to write.
+            LibraryLocation::Postgres(address) => drop(PgLibrary::init(address)?),
+        }
         self.status()
     }
 
@@ -463,7 +503,7 @@ impl Engine {
         progress: &mut dyn FnMut(Progress<'_>),
         cancel: &AtomicBool,
     ) -> Result<AddRun> {
-        valid_year(meta.year)?;
+        let meta = &clean_meta(meta)?;
         let extract_options = options.extract_options()?;
         let mut library = self.open_write()?;
         let (files, unreadable) = discover::collect_files(inputs);
@@ -510,6 +550,10 @@ impl Engine {
     /// Remove documents by id, all or none. A library that does not exist holds no document (and is not
     /// created).
     pub fn remove(&self, ids: &[i64]) -> Result<Vec<DocumentInfo>> {
+        // An id named twice is one document removed once.
+        let mut seen = std::collections::HashSet::new();
+        let ids: Vec<i64> = ids.iter().copied().filter(|id| seen.insert(*id)).collect();
+        let ids = ids.as_slice();
         match self.open_read() {
             Err(Error::NoLibrary { .. }) => match ids.first() {
                 Some(&id) => Err(Error::NoSuchDocument(id)),
@@ -522,19 +566,7 @@ impl Engine {
     /// Replace a library document's metadata (see [`Store::set_meta`]). A blank title or author is
     /// refused / dropped.
     pub fn set_meta(&self, id: i64, meta: &DocumentMeta) -> Result<DocumentInfo> {
-        let mut meta = meta.clone();
-        if meta.title.as_deref().is_some_and(|t| t.trim().is_empty()) {
-            return Err(Error::InvalidSetting {
-                name: "title",
-                reason: "a document's title cannot be empty".into(),
-            });
-        }
-        valid_year(meta.year)?;
-        meta.title = meta.title.map(|t| t.trim().to_string());
-        meta.author = meta
-            .author
-            .map(|a| a.trim().to_string())
-            .filter(|a| !a.is_empty());
+        let meta = clean_meta(meta)?;
         match self.open_read() {
             Err(Error::NoLibrary { .. }) => Err(Error::NoSuchDocument(id)),
             _ => self.open_write()?.set_meta(id, &meta),
@@ -556,8 +588,8 @@ impl Engine {
         cancel: &AtomicBool,
     ) -> Result<CheckRun> {
         let (settings, extract_options) = options.validate()?;
+        let (files, unreadable) = documents_in(inputs)?;
         self.with_checker(settings, |checker| {
-            let (files, unreadable) = discover::collect_files(inputs);
             let mut documents: Vec<CheckedDocument> = unreadable
                 .into_iter()
                 .map(|e| {
@@ -682,7 +714,7 @@ impl Engine {
         if options.with_library {
             templates.extend(self.library_templates()?);
         }
-        let (files, unreadable) = discover::collect_files(inputs);
+        let (files, unreadable) = documents_in(inputs)?;
         let mut submissions: Vec<Submission> = unreadable
             .into_iter()
             .map(|e| Submission {

@@ -48,6 +48,10 @@ pub enum Error {
     /// The library's file is damaged: it is not written to, so the damage does not spread.
     #[error("library {path} is damaged ({detail}); nothing was written to it: restore it from a backup or start a new library")]
     Damaged { path: PathBuf, detail: String },
+    /// A library whose write-ahead log holds changes cannot be read in full: its folder cannot be
+    /// written, so SQLite cannot make the shared-memory file that reading the log needs.
+    #[error("library {path} cannot be read in full: its write-ahead log {wal} holds changes that SQLite reads only with write access to the folder (to create the -shm file); nothing was read: open it once where its folder can be written, or copy the library with its -wal file to a writable folder")]
+    WalUnreadable { path: PathBuf, wal: PathBuf },
     /// A library was to be read where there is none.
     #[error("no library at {path}; create one by adding documents (`tongwen --library {path} library add FOLDER`)")]
     NoLibrary { path: PathBuf },
@@ -89,7 +93,7 @@ pub enum ServerProblem {
     #[error("cannot reach the server ({0}); is it running, and is the address right?")]
     Unreachable(String),
     /// No answer in time.
-    #[error("no answer within {0} s; the server or the network is too slow")]
+    #[error("no answer within {0} s: the server or the network stopped answering or is too slow; an unfinished change is rolled back")]
     Timeout(u64),
     /// The user name or password was refused.
     #[error("the server refused the login ({0}); check the user name and the password (PGPASSWORD or ~/.pgpass)")]
@@ -109,6 +113,9 @@ pub enum ServerProblem {
         right: &'static str,
         role: &'static str,
     },
+    /// The server answers but has no database of the address's name.
+    #[error("{0}: create it on the server (createdb, as its owner) or correct the address")]
+    NoDatabase(String),
     /// The server refused a statement.
     #[error("{0}")]
     Query(String),
@@ -369,6 +376,10 @@ impl Error {
                 (ErrorKind::LibraryDatabase, Some(path))
             }
             Error::NotALibrary { path } => (ErrorKind::NotALibrary, Some(path)),
+            Error::WalUnreadable { path, .. } => {
+                text("detail", self.to_string());
+                (ErrorKind::LibraryDatabase, Some(path))
+            }
             // Said above, with its cause's kind.
             Error::NotAdded { path, .. } => (ErrorKind::Internal, Some(path)),
             Error::Damaged { path, detail } => {
@@ -430,6 +441,10 @@ impl Error {
                     }
                     S::Query(detail) => {
                         text("detail", detail.clone());
+                        ErrorKind::LibraryDatabase
+                    }
+                    S::NoDatabase(_) => {
+                        text("detail", problem.to_string());
                         ErrorKind::LibraryDatabase
                     }
                 };

@@ -175,7 +175,9 @@ pub enum ExtractError {
     TooLarge { size: u64, limit: u64 },
     #[error("unsupported file type: {0}")]
     Unsupported(&'static str),
-    #[error("not a regular file (a pipe, a device or a socket): Tongwen reads only files")]
+    #[error(
+        "not a regular file (a folder, a pipe, a device or a socket): Tongwen reads only files"
+    )]
     NotAFile,
     #[error("this is binary data, not text")]
     Binary,

@@ -294,6 +294,7 @@ impl Library {
     /// Open the library at `path` for changing it, creating it if needed and migrating its schema.
     /// Stale fingerprints are left for [`Store::refingerprint_stale`].
     pub fn open(path: &Path) -> Result<Library> {
+        valid_path(path)?;
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
         }
@@ -323,6 +324,7 @@ impl Library {
     /// not exist is [`Error::NoLibrary`]; one with an older schema is [`Error::NeedsUpgrade`] (opening
     /// it for changing migrates it).
     pub fn open_read(path: &Path) -> Result<Library> {
+        valid_path(path)?;
         if !path.is_file() {
             return Err(Error::NoLibrary {
                 path: path.to_path_buf(),
@@ -341,6 +343,15 @@ impl Library {
             // WAL readers use. Nobody who could change it is reading through this process, so it is
             // opened as an immutable file (no locks, no shared memory).
             Err(e) if is_read_only(&e) => {
+                // An immutable file is read without its write-ahead log: when the log holds changes,
+                // reading the main file alone would show less than the library holds.
+                let wal = sidecar(path, "-wal");
+                if std::fs::metadata(&wal).is_ok_and(|m| m.len() > 0) {
+                    return Err(Error::WalUnreadable {
+                        path: path.to_path_buf(),
+                        wal,
+                    });
+                }
                 let uri = format!("file:{}?immutable=1", uri_path(path));
                 Connection::open_with_flags(uri, flags)
                     .and_then(|c| connection_settings(&c).map(|()| c))
@@ -397,15 +408,29 @@ impl Library {
     fn init(&mut self) -> Result<()> {
         let path = self.path.clone();
         self.conn
-            .execute_batch(
-                "PRAGMA page_size = 16384; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;
-                 PRAGMA foreign_keys = ON;",
+            .execute_batch("PRAGMA page_size = 16384;")
+            .map_err(|e| db(&path, e))?;
+        // Changing the journal mode of a new file needs it alone; SQLite does not wait for that, so
+        // another process creating the library at the same moment is waited for here.
+        with_busy_retry(|| {
+            self.conn.execute_batch(
+                "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;",
             )
+        })
+        .map_err(|e| db(&path, e))?;
+        // The schema is read and created under the write lock (BEGIN IMMEDIATE, waiting up to the busy
+        // timeout for it): of several processes creating a library at once, the first creates it and
+        // the others find it made. A file without tables (whatever its user_version) is created whole,
+        // application id and every table, in this one transaction: it never holds half a library.
+        let tx = self
+            .conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
             .map_err(|e| db(&path, e))?;
-        self.conn
-            .pragma_update(None, "application_id", schema::APPLICATION_ID)
-            .map_err(|e| db(&path, e))?;
-        let found = schema::version(&self.conn).map_err(|e| db(&path, e))?;
+        let found = match schema::identify(&tx).map_err(|e| db(&path, e))? {
+            schema::Identity::Foreign => return Err(Error::NotALibrary { path }),
+            schema::Identity::Empty => 0,
+            schema::Identity::Tongwen => schema::version(&tx).map_err(|e| db(&path, e))?,
+        };
         if found > schema::SCHEMA_VERSION {
             return Err(Error::SchemaTooNew {
                 path,
@@ -413,7 +438,15 @@ impl Library {
                 supported: schema::SCHEMA_VERSION,
             });
         }
-        schema::migrate(&mut self.conn).map_err(|e| db(&path, e))
+        let id: i32 = tx
+            .query_row("PRAGMA application_id", [], |r| r.get(0))
+            .map_err(|e| db(&path, e))?;
+        if id != schema::APPLICATION_ID {
+            tx.pragma_update(None, "application_id", schema::APPLICATION_ID)
+                .map_err(|e| db(&path, e))?;
+        }
+        schema::migrate_from(&tx, found).map_err(|e| db(&path, e))?;
+        tx.commit().map_err(|e| db(&path, e))
     }
 
     /// A read transaction of its own, unless a snapshot is held (then reads are already in one).
@@ -1010,6 +1043,50 @@ fn is_read_only(e: &rusqlite::Error) -> bool {
     )
 }
 
+/// A library is a file: an empty path or a folder is refused before SQLite is asked (which would open
+/// a temporary database for an empty name).
+fn valid_path(path: &Path) -> Result<()> {
+    let reason = if path.as_os_str().is_empty() {
+        "the library's file name is empty: give a file such as library.sqlite".to_string()
+    } else if path.is_dir() {
+        format!(
+            "{} is a folder: a library is a file, such as {}",
+            path.display(),
+            path.join(DEFAULT_FILE_NAME).display()
+        )
+    } else {
+        return Ok(());
+    };
+    Err(Error::InvalidSetting {
+        name: "library",
+        reason,
+    })
+}
+
+/// A file SQLite keeps beside the library: `suffix` is `-wal`, `-shm` or `-journal`.
+pub fn sidecar(path: &Path, suffix: &str) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(suffix);
+    PathBuf::from(name)
+}
+
+/// Run `f` again while SQLite answers "busy" without waiting (as it does for a change of journal
+/// mode), for up to [`BUSY_TIMEOUT_SECS`].
+fn with_busy_retry<T>(mut f: impl FnMut() -> rusqlite::Result<T>) -> rusqlite::Result<T> {
+    let start = std::time::Instant::now();
+    loop {
+        match f() {
+            Err(e)
+                if e.sqlite_error_code() == Some(rusqlite::ErrorCode::DatabaseBusy)
+                    && start.elapsed().as_secs() < BUSY_TIMEOUT_SECS =>
+            {
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            other => return other,
+        }
+    }
+}
+
 /// `path` for a SQLite `file:` URI: `%`, `?` and `#` escaped.
 fn uri_path(path: &Path) -> String {
     let mut out = String::new();
@@ -1350,6 +1427,7 @@ mod tests {
     fn a_library_from_a_newer_tongwen_is_refused() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("lib.sqlite");
+        drop(Library::open(&path).unwrap());
         Connection::open(&path)
             .unwrap()
             .execute_batch("PRAGMA user_version = 99")
@@ -1362,6 +1440,23 @@ mod tests {
                 matches!(err, Error::SchemaTooNew { found: 99, .. }),
                 "{err}"
             );
+        }
+    }
+
+    #[test]
+    fn an_empty_database_of_any_version_becomes_a_whole_library_in_one_step() {
+        let dir = tempfile::tempdir().unwrap();
+        for version in [1, 3, 99] {
+            let path = dir.path().join(format!("empty{version}.sqlite"));
+            Connection::open(&path)
+                .unwrap()
+                .execute_batch(&format!("PRAGMA user_version = {version}"))
+                .unwrap();
+            let lib = Library::open(&path).unwrap();
+            assert_eq!(schema::version(&lib.conn).unwrap(), schema::SCHEMA_VERSION);
+            assert_eq!(lib.list().unwrap(), Vec::new());
+            drop(lib);
+            drop(Library::open_read(&path).unwrap());
         }
     }
 

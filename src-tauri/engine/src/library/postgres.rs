@@ -7,8 +7,12 @@
 //!   offers it), `require`, `verify-ca`, `verify-full`, with `sslrootcert` for a school's own
 //!   certificate authority (`require` with a root certificate verifies like `verify-ca`, as libpq does).
 //! - **Never a hang.** Connecting gives up after [`CONNECT_TIMEOUT_SECS`] (`connect_timeout=` in the
-//!   address overrides it), a statement after [`STATEMENT_TIMEOUT_SECS`], and a connection whose peer
-//!   stops answering is dropped by TCP keep-alives.
+//!   address overrides it); the server cancels a statement after [`STATEMENT_TIMEOUT_SECS`]
+//!   (`timeout=` in the address), and this side gives up on a call that sees nothing move on its
+//!   connection for [`ANSWER_MARGIN_SECS`] longer (`watch`: a server process that is stopped, or a
+//!   proxy that stops forwarding, which TCP keep-alives never notice); a connection whose peer is
+//!   gone is dropped by TCP keep-alives. A session left idle in a transaction (its desktop gone
+//!   behind a proxy) is ended by the server after twice the timeout.
 //! - **Schema.** Everything lives in the schema `tongwen` (so the database can hold other things):
 //!   `documents`, `document_tags`, `paragraphs` (texts and fingerprints, as in the SQLite library),
 //!   `paragraph_keys` (one row per stored key and paragraph, primary key `(key, paragraph_id)`: the
@@ -43,6 +47,9 @@ use postgres::types::Type;
 use postgres::{Client, Config, GenericClient, NoTls, Row};
 use rayon::prelude::*;
 
+mod watch;
+use watch::Watch;
+
 use super::shortlist::{Candidate, KeyQuery, Shortlist, Shortlisted};
 use super::{
     common_paragraph_documents, AddOutcome, DocumentInfo, DocumentMeta, FlatPrints, Generation,
@@ -53,8 +60,14 @@ use crate::fingerprint::{shingles, Fingerprinter, FINGERPRINT_VERSION};
 
 /// Seconds to wait for a server to accept a connection, unless the address says otherwise.
 pub const CONNECT_TIMEOUT_SECS: u64 = 10;
-/// Seconds a statement may run in the server before it is cancelled.
+/// Seconds a statement may run in the server before it is cancelled, unless the address says
+/// otherwise (`timeout=`).
 pub const STATEMENT_TIMEOUT_SECS: u64 = 120;
+/// Seconds beyond the statement timeout that a call waits with nothing moving on its connection
+/// before this side gives up on the server.
+pub const ANSWER_MARGIN_SECS: u64 = 5;
+/// The longest `connect_timeout` or `timeout` an address may ask for (a day).
+const MAX_TIMEOUT_SECS: u64 = 86_400;
 /// The group role that may check against the library (read).
 pub const READER_ROLE: &str = "tongwen_reader";
 /// The group role that may also add, edit and remove documents.
@@ -170,20 +183,39 @@ pub fn is_address(location: &str) -> bool {
     location.starts_with("postgres://") || location.starts_with("postgresql://")
 }
 
-/// The address as shown to the user: the password left out.
+/// The address as shown to the user: the password left out, whether in the user part
+/// (`user:secret@host`) or as a parameter (`?password=secret`).
 pub fn redact(address: &str) -> String {
     let Some((scheme, rest)) = address.split_once("://") else {
         return address.to_string();
     };
     let end = rest.find(['/', '?']).unwrap_or(rest.len());
     let (authority, tail) = rest.split_at(end);
-    match authority.rsplit_once('@') {
+    let authority = match authority.rsplit_once('@') {
         Some((userinfo, host)) => {
             let user = userinfo.split(':').next().unwrap_or("");
-            format!("{scheme}://{user}@{host}{tail}")
+            format!("{user}@{host}")
         }
-        None => address.to_string(),
-    }
+        None => authority.to_string(),
+    };
+    let tail = match tail.split_once('?') {
+        Some((path, query)) => {
+            let kept: Vec<&str> = query
+                .split('&')
+                .filter(|p| {
+                    let key = p.split('=').next().unwrap_or("");
+                    !percent_decode(key).eq_ignore_ascii_case("password")
+                })
+                .collect();
+            if kept.iter().all(|p| p.is_empty()) {
+                path.to_string()
+            } else {
+                format!("{path}?{}", kept.join("&"))
+            }
+        }
+        None => tail.to_string(),
+    };
+    format!("{scheme}://{authority}{tail}")
 }
 
 /// How the connection is encrypted (libpq's `sslmode`).
@@ -199,6 +231,8 @@ enum TlsMode {
 /// A parsed address: the driver's configuration and what it does not know.
 struct Target {
     config: Config,
+    /// The server's statement timeout; calls are given up on [`ANSWER_MARGIN_SECS`] after it.
+    timeout: Duration,
     tls: TlsMode,
     root_cert: Option<PathBuf>,
     location: String,
@@ -238,14 +272,26 @@ fn parse(address: &str) -> Result<Target> {
     let (base, query) = address.split_once('?').unwrap_or((address, ""));
     let mut tls = TlsMode::Prefer;
     let mut root_cert = None;
-    let mut options = format!(
-        "-c search_path=tongwen -c statement_timeout={}s",
-        STATEMENT_TIMEOUT_SECS
-    );
+    let mut timeout = STATEMENT_TIMEOUT_SECS;
+    let mut user_options = String::new();
     let mut kept = Vec::new();
+    let seconds = |name: &str, v: &str| -> Result<u64> {
+        let v = percent_decode(v);
+        match v.trim().parse::<u64>() {
+            Ok(n) if (1..=MAX_TIMEOUT_SECS).contains(&n) => Ok(n),
+            _ => Err(invalid(format!(
+                "{name}={v:?}: give whole seconds from 1 to {MAX_TIMEOUT_SECS}"
+            ))),
+        }
+    };
     for pair in query.split('&').filter(|p| !p.is_empty()) {
         let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
         match k {
+            "timeout" => timeout = seconds(k, v)?,
+            "connect_timeout" => {
+                seconds(k, v)?;
+                kept.push(pair);
+            }
             "sslmode" => {
                 tls = match percent_decode(v).as_str() {
                     "disable" => TlsMode::Disable,
@@ -259,12 +305,17 @@ fn parse(address: &str) -> Result<Target> {
             "sslrootcert" => root_cert = Some(PathBuf::from(percent_decode(v))),
             // The user's own options come after ours, so theirs win.
             "options" => {
-                options.push(' ');
-                options.push_str(&percent_decode(v));
+                user_options.push(' ');
+                user_options.push_str(&percent_decode(v));
             }
             _ => kept.push(pair),
         }
     }
+    let options = format!(
+        "-c search_path=tongwen -c statement_timeout={timeout}s \
+         -c idle_in_transaction_session_timeout={}s{user_options}",
+        timeout * 2
+    );
     let rebuilt = if kept.is_empty() {
         base.to_string()
     } else {
@@ -316,6 +367,7 @@ fn parse(address: &str) -> Result<Target> {
         });
     Ok(Target {
         config,
+        timeout: Duration::from_secs(timeout),
         tls,
         root_cert,
         location,
@@ -385,7 +437,9 @@ fn split_pgpass(line: &str) -> Vec<String> {
 /// A server's failure as the engine's error: why, in the user's terms.
 fn server_error(location: &str, e: &postgres::Error) -> Error {
     use postgres::error::SqlState;
-    let problem = if let Some(db) = e.as_db_error() {
+    let problem = if let Some(secs) = watch::fired_limit().filter(|_| e.as_db_error().is_none()) {
+        ServerProblem::Timeout(secs)
+    } else if let Some(db) = e.as_db_error() {
         let code = db.code();
         let message = db.message().to_string();
         if *code == SqlState::INVALID_PASSWORD {
@@ -400,10 +454,9 @@ fn server_error(location: &str, e: &postgres::Error) -> Error {
             ServerProblem::Timeout(STATEMENT_TIMEOUT_SECS)
         } else if *code == SqlState::INSUFFICIENT_PRIVILEGE {
             ServerProblem::Query(format!("permission denied: {message}"))
-        } else if code.code().starts_with("08")
-            || code.code().starts_with("57P")
-            || *code == SqlState::INVALID_CATALOG_NAME
-        {
+        } else if *code == SqlState::INVALID_CATALOG_NAME {
+            ServerProblem::NoDatabase(message)
+        } else if code.code().starts_with("08") || code.code().starts_with("57P") {
             ServerProblem::Unreachable(message)
         } else {
             ServerProblem::Query(message)
@@ -439,7 +492,26 @@ fn server_error(location: &str, e: &postgres::Error) -> Error {
     }
 }
 
-fn connect(target: &Target) -> Result<Client> {
+/// A connection and its watch (see `watch`).
+struct Connection {
+    client: Client,
+    watch: Watch,
+}
+
+/// Connect, and watch the new connection's socket.
+fn connect(target: &Target) -> Result<Connection> {
+    let port = target.config.get_ports().first().copied().unwrap_or(5432);
+    let before = watch::sockets_to(port);
+    let client = connect_client(target)?;
+    let after = watch::sockets_to(port);
+    let limit = target.timeout + Duration::from_secs(ANSWER_MARGIN_SECS);
+    Ok(Connection {
+        client,
+        watch: Watch::new(&before, &after, limit),
+    })
+}
+
+fn connect_client(target: &Target) -> Result<Client> {
     let connected = match target.tls {
         TlsMode::Disable => within_timeout(target, |config| config.connect(NoTls)),
         mode => {
@@ -501,6 +573,8 @@ fn within_timeout(
 /// A library on a PostgreSQL server.
 pub struct PgLibrary {
     client: Mutex<Client>,
+    /// The first connection's watch.
+    watch: Watch,
     location: String,
     user: String,
     /// A read transaction is held open (see [`Store::hold_snapshot`]).
@@ -513,7 +587,7 @@ pub struct PgLibrary {
 /// The second connection: opened at the first lookup that splits, and again after it broke.
 enum Helper {
     NotYet,
-    Open(Box<Client>),
+    Open(Box<Connection>),
     /// The server refused it (too many connections, say): lookups run on one connection.
     Unavailable,
 }
@@ -536,9 +610,10 @@ struct Rights {
 impl PgLibrary {
     fn connect(address: &str) -> Result<PgLibrary> {
         let target = parse(address)?;
-        let client = connect(&target)?;
+        let connection = connect(&target)?;
         Ok(PgLibrary {
-            client: Mutex::new(client),
+            client: Mutex::new(connection.client),
+            watch: connection.watch,
             location: target.location.clone(),
             user: target.user.clone(),
             snapshot: AtomicBool::new(false),
@@ -575,6 +650,18 @@ impl PgLibrary {
     /// the user needs the right to create them), migrate an older schema, and refuse a user who may
     /// not write.
     pub fn open(address: &str) -> Result<PgLibrary> {
+        let lib = PgLibrary::init(address)?;
+        if !lib.rights()?.write {
+            return Err(lib.no_right("add to or remove from", WRITER_ROLE));
+        }
+        Ok(lib)
+    }
+
+    /// `library init`: create the schema and roles if there are none and migrate an older schema, as
+    /// [`Self::open`] does, without asking for the right to write: a user who may only check, on a
+    /// library that is up to date, is told what it holds. Creating or upgrading needs the database
+    /// owner's rights, and a user without them is told so.
+    pub fn init(address: &str) -> Result<PgLibrary> {
         let mut lib = PgLibrary::connect(address)?;
         let rights = lib.rights()?;
         let found = if rights.schema {
@@ -588,9 +675,6 @@ impl PgLibrary {
         lib.check_version(found)?;
         if found < SCHEMA_VERSION {
             lib.migrate()?;
-        }
-        if !lib.rights()?.write {
-            return Err(lib.no_right("add to or remove from", WRITER_ROLE));
         }
         Ok(lib)
     }
@@ -621,16 +705,17 @@ impl PgLibrary {
         server_error(&self.location, &e)
     }
 
-    fn client(&self) -> Result<MutexGuard<'_, Client>> {
-        self.client
+    /// The first connection, watched until the returned guard is dropped.
+    fn client(&self) -> Result<Watched<'_>> {
+        let busy = self.watch.begin();
+        let client = self
+            .client
             .lock()
-            .map_err(|_| Error::Internal("a database call panicked"))
-    }
-
-    fn client_mut(&mut self) -> Result<&mut Client> {
-        self.client
-            .get_mut()
-            .map_err(|_| Error::Internal("a database call panicked"))
+            .map_err(|_| Error::Internal("a database call panicked"))?;
+        Ok(Watched {
+            client,
+            _busy: busy,
+        })
     }
 
     fn rights(&self) -> Result<Rights> {
@@ -719,7 +804,7 @@ impl PgLibrary {
     fn migrate_once(&mut self) -> Result<()> {
         let location = self.location.clone();
         let user = self.user.clone();
-        let client = self.client_mut()?;
+        let mut client = self.client()?;
         let err = |e: postgres::Error| server_error(&location, &e);
         loop {
             let mut tx = client.transaction().map_err(err)?;
@@ -774,7 +859,7 @@ impl PgLibrary {
     ) -> Result<T> {
         use postgres::error::SqlState;
         let location = self.location.clone();
-        let client = self.client_mut()?;
+        let mut client = self.client()?;
         let mut attempt = 0;
         loop {
             attempt += 1;
@@ -841,13 +926,16 @@ impl PgLibrary {
                 Err(_) => Helper::Unavailable,
             };
         }
-        let second = match &mut *helper {
-            Helper::Open(c) => Some(&mut **c),
-            _ => None,
+        let (second, _busy) = match &mut *helper {
+            Helper::Open(c) => {
+                let busy = c.watch.begin();
+                (Some(&mut c.client), Some(busy))
+            }
+            _ => (None, None),
         };
         let done = self.read(|c| f(c, second));
         // A helper whose connection broke is opened again next time.
-        if matches!(&*helper, Helper::Open(c) if c.is_closed()) {
+        if matches!(&*helper, Helper::Open(c) if c.client.is_closed()) {
             *helper = Helper::NotYet;
         }
         done
@@ -890,6 +978,25 @@ fn split<K: Sync, T: Send>(
     let b = b.unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
     ended?;
     Ok(vec![a?, b])
+}
+
+/// The first connection, taken for one call and watched while it is (see `watch`).
+struct Watched<'a> {
+    client: MutexGuard<'a, Client>,
+    _busy: watch::Busy,
+}
+
+impl std::ops::Deref for Watched<'_> {
+    type Target = Client;
+    fn deref(&self) -> &Client {
+        &self.client
+    }
+}
+
+impl std::ops::DerefMut for Watched<'_> {
+    fn deref_mut(&mut self) -> &mut Client {
+        &mut self.client
+    }
 }
 
 /// Fewer items than this are looked up on one connection (splitting costs a round trip).
@@ -1781,6 +1888,19 @@ mod tests {
             "postgres://db.school/tongwen"
         );
         assert!(is_address("postgresql://x/y") && !is_address("/home/a/library.sqlite"));
+        // A password given as a parameter, in any case and escaped, is left out too.
+        assert_eq!(
+            redact("postgres://alice@db.school/tongwen?password=s3cret&sslmode=require"),
+            "postgres://alice@db.school/tongwen?sslmode=require"
+        );
+        assert_eq!(
+            redact("postgres://alice@db.school/tongwen?sslmode=require&%50assword=s3cret"),
+            "postgres://alice@db.school/tongwen?sslmode=require"
+        );
+        assert_eq!(
+            redact("postgres://alice@db.school/tongwen?PASSWORD=s3cret"),
+            "postgres://alice@db.school/tongwen"
+        );
     }
 
     #[test]
@@ -1828,5 +1948,32 @@ mod tests {
             parse("postgres://a@h/l?sslmode=sometimes"),
             Err(Error::InvalidSetting { .. })
         ));
+        // The timeout: the server's statement timeout, and the idle-in-transaction limit twice it.
+        let t = parse("postgres://a@h/l?timeout=30").unwrap();
+        assert_eq!(t.timeout, Duration::from_secs(30));
+        let options = t.config.get_options().unwrap_or_default();
+        assert!(
+            options.contains("statement_timeout=30s")
+                && options.contains("idle_in_transaction_session_timeout=60s"),
+            "{options}"
+        );
+        assert_eq!(
+            parse("postgres://a@h/l").unwrap().timeout,
+            Duration::from_secs(STATEMENT_TIMEOUT_SECS)
+        );
+        for bad in [
+            "timeout=0",
+            "timeout=-1",
+            "timeout=86401",
+            "connect_timeout=100000000000",
+        ] {
+            assert!(
+                matches!(
+                    parse(&format!("postgres://a@h/l?{bad}")),
+                    Err(Error::InvalidSetting { .. })
+                ),
+                "{bad}"
+            );
+        }
     }
 }

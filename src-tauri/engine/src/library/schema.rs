@@ -84,6 +84,7 @@ pub fn identify(conn: &Connection) -> rusqlite::Result<Identity> {
         .prepare("SELECT name FROM sqlite_master WHERE type = 'table'")?
         .query_map([], |r| r.get(0))?
         .collect::<rusqlite::Result<_>>()?;
+    // No tables: nothing to lose, whatever the header says of versions (another tool's empty file).
     if id == 0 && tables.is_empty() {
         return Ok(Identity::Empty);
     }
@@ -104,13 +105,23 @@ pub fn version(conn: &Connection) -> rusqlite::Result<i64> {
     conn.query_row("PRAGMA user_version", [], |r| r.get(0))
 }
 
-/// Apply every migration above the database's version. Each step commits on its own.
+/// Apply every migration above the database's version, each in its own transaction (tests and
+/// tools; a library opened for writing uses [`migrate_from`] inside its own write transaction).
 pub fn migrate(conn: &mut Connection) -> rusqlite::Result<()> {
     let from = version(conn)?;
     for (i, sql) in MIGRATIONS.iter().enumerate().skip(from.max(0) as usize) {
         let tx = conn.transaction()?;
         apply(&tx, sql, i as i64 + 1)?;
         tx.commit()?;
+    }
+    Ok(())
+}
+
+/// Apply every migration above version `from` inside `tx` (which holds the write lock), so that the
+/// whole schema change commits at once or not at all.
+pub fn migrate_from(tx: &Transaction<'_>, from: i64) -> rusqlite::Result<()> {
+    for (i, sql) in MIGRATIONS.iter().enumerate().skip(from.max(0) as usize) {
+        apply(tx, sql, i as i64 + 1)?;
     }
     Ok(())
 }

@@ -138,7 +138,7 @@ impl Writer {
     fn glyphs_of(&mut self, runs: &[Run], size: f32) -> Vec<Glyph> {
         let mut out = Vec::new();
         for r in runs {
-            for c in r.text.chars() {
+            for c in self.shown(&r.text).chars() {
                 out.push(self.glyph(c, size, r.mark, r.in_quotes));
             }
         }
@@ -146,9 +146,43 @@ impl Writer {
     }
 
     fn plain(&mut self, text: &str, size: f32) -> Vec<Glyph> {
-        text.chars()
+        self.shown(text)
+            .chars()
             .map(|c| self.glyph(c, size, None, false))
             .collect()
+    }
+
+    /// `text` as the font can draw it: each run of characters it has no glyph for (Arabic, Hebrew,
+    /// Devanagari, Thai, Tibetan, emoji, CJK Extension B…) becomes a note of how many characters are
+    /// not shown, instead of a row of empty boxes that look like text. The HTML and JSON reports hold
+    /// the text itself.
+    fn shown<'t>(&self, text: &'t str) -> std::borrow::Cow<'t, str> {
+        let missing = |c: char| !c.is_control() && c != ' ' && self.face.glyph_index(c).is_none();
+        if !text.chars().any(missing) {
+            return std::borrow::Cow::Borrowed(text);
+        }
+        let mut out = String::with_capacity(text.len());
+        let mut run = 0usize;
+        let flush = |out: &mut String, run: &mut usize| {
+            if *run > 0 {
+                let _ = write!(
+                    out,
+                    "[{run} {} not shown]",
+                    if *run == 1 { "character" } else { "characters" }
+                );
+                *run = 0;
+            }
+        };
+        for c in text.chars() {
+            if missing(c) {
+                run += 1;
+            } else {
+                flush(&mut out, &mut run);
+                out.push(c);
+            }
+        }
+        flush(&mut out, &mut run);
+        std::borrow::Cow::Owned(out)
     }
 
     fn new_page(&mut self) {
@@ -789,6 +823,27 @@ pub fn render(report: &Report, lang: Lang) -> Result<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn text_the_font_cannot_draw_is_said_not_drawn_as_boxes() {
+        let w = Writer::new().unwrap();
+        assert_eq!(w.shown("同文 Tongwen"), "同文 Tongwen");
+        assert_eq!(
+            w.shown("引文：مرحبا بالعالم 😀 完"),
+            "引文：[5 characters not shown] [7 characters not shown] [1 character not shown] 完"
+        );
+        // Every character of the note is one the font has.
+        let note = w.shown("שלום 𠀀 ไทย");
+        assert!(
+            note.chars()
+                .all(|c| c == ' ' || w.face.glyph_index(c).is_some()),
+            "{note}"
+        );
+        assert_eq!(
+            note,
+            "[4 characters not shown] [1 character not shown] [3 characters not shown]"
+        );
+    }
 
     #[test]
     fn lines_break_between_chinese_characters_and_at_spaces() {

@@ -7,10 +7,12 @@ use std::fmt::Write;
 use super::{Lang, Report};
 
 /// `text` made safe for a terminal: every control character (a line break in a file name, an escape
-/// sequence that would recolour or rewrite the screen) is shown as an escape (`\n`, `\t`, `\u{1b}`), so
-/// one line of output is always one line, saying what the bytes are. Text without them is borrowed.
+/// sequence that would recolour or rewrite the screen) and every invisible formatting character (bidi
+/// overrides such as U+202E that make a name read backwards, zero-width spaces and joiners that hide
+/// a difference between two names) is shown as an escape (`\n`, `\t`, `\u{1b}`, `\u{202e}`), so one
+/// line of output is always one line, saying what the characters are. Text without them is borrowed.
 pub fn printable(text: &str) -> Cow<'_, str> {
-    if !text.chars().any(char::is_control) {
+    if !text.chars().any(needs_escape) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 8);
@@ -19,13 +21,23 @@ pub fn printable(text: &str) -> Cow<'_, str> {
             '\n' => out.push_str("\\n"),
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
-            c if c.is_control() => {
+            c if needs_escape(c) => {
                 let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
             }
             c => out.push(c),
         }
     }
     Cow::Owned(out)
+}
+
+/// Control characters, and the invisible characters that change how text around them is shown:
+/// bidi marks, embeddings, overrides and isolates, zero-width spaces and joiners, word joiners and
+/// invisible operators, the byte-order mark.
+fn needs_escape(c: char) -> bool {
+    c.is_control()
+        || matches!(c,
+            '\u{061c}' | '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}'
+            | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{2069}' | '\u{feff}')
 }
 
 fn snippet(text: &str, max: usize) -> String {
@@ -173,5 +185,17 @@ mod tests {
             printable("evil\nname\t\u{1b}[31mred\u{7f}\u{9b}.txt"),
             "evil\\nname\\t\\u{1b}[31mred\\u{7f}\\u{9b}.txt"
         );
+    }
+
+    #[test]
+    fn bidi_overrides_and_zero_width_characters_are_shown_as_escapes() {
+        // "essay\u{202e}fdp.txt" shows as "essaytxt.pdf" in a terminal.
+        assert_eq!(printable("essay\u{202e}fdp.txt"), "essay\\u{202e}fdp.txt");
+        assert_eq!(
+            printable("a\u{200b}b\u{feff}c\u{2066}d"),
+            "a\\u{200b}b\\u{feff}c\\u{2066}d"
+        );
+        // Ordinary CJK and Latin punctuation is left alone.
+        assert_eq!(printable("同文，“引号”—a’s"), "同文，“引号”—a’s");
     }
 }
