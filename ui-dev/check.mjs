@@ -493,9 +493,10 @@ async function idle(page) {
   await page.waitForSelector('#error:not([hidden])');
   expect('library path: error from Rust shown', (await text(page, '#error-message')) === '/home/user/notes.txt：文库数据库出错（file is not a database）', await text(page, '#error-message'));
   await page.click('#error-close');
+  await page.evaluate(() => { window.__mock.nextPick = ['/home/user/corpus/library.sqlite']; });
   await page.click('#settings-library-browse');
   await page.waitForFunction(() => document.getElementById('settings-library-path').value === '/home/user/corpus/library.sqlite');
-  expect('library path: folder dialog fills the file', true);
+  expect('library path: file dialog fills the file', true);
   await page.click('#settings-save');
   await page.waitForFunction(() => !document.getElementById('library-empty').hidden);
   expect('library path: new library opened (empty)', true);

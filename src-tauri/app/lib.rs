@@ -9,6 +9,8 @@ pub mod state;
 #[cfg(test)]
 mod tests;
 
+use std::path::Path;
+
 use tauri::Manager;
 
 /// Give a builder the app's plugins and commands, and its state: `state` when given (tests), otherwise
@@ -44,8 +46,13 @@ pub fn configure<R: tauri::Runtime>(
         Some(state) => builder.manage(state),
         None => builder.setup(|app| {
             let config = app.path().app_config_dir()?;
-            let data = app.path().app_data_dir()?;
-            app.manage(state::AppState::load(&config, &data)?);
+            // The library and the demo live where the `tongwen` command keeps its library
+            // (~/.local/share/tongwen); earlier versions kept it in Tauri's app data folder.
+            let legacy = app.path().app_data_dir()?;
+            let data = tongwen_engine::library::default_path()
+                .and_then(|p| p.parent().map(Path::to_path_buf))
+                .unwrap_or_else(|| legacy.clone());
+            app.manage(state::AppState::load(&config, &data, Some(&legacy))?);
             Ok(())
         }),
     }

@@ -25,6 +25,10 @@ pub struct Settings {
     /// Look for copies by translation (Chinese ↔ English) when checking.
     #[serde(default = "yes")]
     pub translation: bool,
+    /// Where the library was before the app moved it to the place the `tongwen` command uses (told
+    /// once, by the first `settings_get`; never saved).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub library_moved_from: Option<String>,
 }
 
 fn yes() -> bool {
@@ -57,21 +61,44 @@ pub fn lock<T>(m: &Mutex<T>) -> CommandResult<MutexGuard<'_, T>> {
 
 impl AppState {
     /// Load settings (or defaults). The library is not opened here (see the module documentation).
-    pub fn load(config_dir: &Path, data_dir: &Path) -> CommandResult<AppState> {
+    /// The default library is `data_dir/library.sqlite`: the app passes the folder the `tongwen`
+    /// command uses (`~/.local/share/tongwen`), so both use one library. A library at the place
+    /// earlier versions of the app kept it (`legacy_dir`, Tauri's app data folder) is moved there
+    /// once, when the app would use it and nothing is at the new place yet.
+    pub fn load(
+        config_dir: &Path,
+        data_dir: &Path,
+        legacy_dir: Option<&Path>,
+    ) -> CommandResult<AppState> {
         let settings_file = config_dir.join("settings.json");
-        let settings = std::fs::read(&settings_file)
+        let default_library = data_dir.join(tongwen_engine::library::DEFAULT_FILE_NAME);
+        let saved = std::fs::read(&settings_file)
             .ok()
-            .and_then(|b| serde_json::from_slice::<Settings>(&b).ok())
-            .unwrap_or_else(|| Settings {
-                library_path: std::env::var_os("TONGWEN_LIBRARY")
-                    .map(PathBuf::from)
-                    .unwrap_or_else(|| data_dir.join(tongwen_engine::library::DEFAULT_FILE_NAME))
-                    .display()
-                    .to_string(),
-                threshold: Method::default().default_threshold(),
-                language: None,
-                translation: true,
-            });
+            .and_then(|b| serde_json::from_slice::<Settings>(&b).ok());
+        let from_env = std::env::var_os("TONGWEN_LIBRARY").map(PathBuf::from);
+        let mut settings = saved.clone().unwrap_or_else(|| Settings {
+            library_path: from_env
+                .clone()
+                .unwrap_or_else(|| default_library.clone())
+                .display()
+                .to_string(),
+            threshold: Method::default().default_threshold(),
+            language: None,
+            translation: true,
+            library_moved_from: None,
+        });
+        if let Some(legacy) = legacy_dir.filter(|_| from_env.is_none() || saved.is_some()) {
+            let old = legacy.join(tongwen_engine::library::DEFAULT_FILE_NAME);
+            let uses_old = saved.is_none() || Path::new(&settings.library_path) == old;
+            if uses_old && old.is_file() && !default_library.exists() {
+                move_library(&old, &default_library)?;
+                settings.library_path = default_library.display().to_string();
+                settings.library_moved_from = Some(old.display().to_string());
+                if saved.is_some() {
+                    save(&settings_file, &settings)?;
+                }
+            }
+        }
         Ok(AppState {
             engine: Mutex::new(Arc::new(engine_for(&settings.library_path))),
             settings: Mutex::new(settings),
@@ -96,13 +123,42 @@ impl AppState {
 
     /// Save settings atomically.
     pub fn save_settings(&self, settings: &Settings) -> CommandResult<()> {
-        if let Some(dir) = self.settings_file.parent() {
-            std::fs::create_dir_all(dir).map_err(|e| tongwen_engine::Error::io(dir, e))?;
-        }
-        let json = serde_json::to_vec_pretty(settings)
-            .map_err(|e| CommandError::new(Code::Internal, ErrorKind::Internal, e.to_string()))?;
-        Ok(files::write_atomically(&self.settings_file, &json)?)
+        save(&self.settings_file, settings)
     }
+}
+
+fn save(file: &Path, settings: &Settings) -> CommandResult<()> {
+    if let Some(dir) = file.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| tongwen_engine::Error::io(dir, e))?;
+    }
+    let settings = Settings {
+        library_moved_from: None,
+        ..settings.clone()
+    };
+    let json = serde_json::to_vec_pretty(&settings)
+        .map_err(|e| CommandError::new(Code::Internal, ErrorKind::Internal, e.to_string()))?;
+    Ok(files::write_private(file, &json)?)
+}
+
+/// Move a library file and the files SQLite and Tongwen keep beside it (write-ahead log, shared
+/// memory, saved index) to `to`: renamed, or copied and then removed when `to` is on another file
+/// system. The library is moved last, so an interruption leaves it where it was.
+fn move_library(from: &Path, to: &Path) -> CommandResult<()> {
+    use tongwen_engine::library::sidecar;
+    if let Some(dir) = to.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| tongwen_engine::Error::io(dir, e))?;
+    }
+    for suffix in ["-wal", "-shm", ".index", ""] {
+        let (a, b) = (sidecar(from, suffix), sidecar(to, suffix));
+        if !a.exists() {
+            continue;
+        }
+        if std::fs::rename(&a, &b).is_err() {
+            std::fs::copy(&a, &b).map_err(|e| tongwen_engine::Error::io(&b, e))?;
+            std::fs::remove_file(&a).map_err(|e| tongwen_engine::Error::io(&a, e))?;
+        }
+    }
+    Ok(())
 }
 
 /// The engine over the library at `location`: a SQLite file, or a shared library's

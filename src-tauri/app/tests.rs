@@ -28,7 +28,7 @@ fn app() -> TestApp {
 
 /// The app with its config and data folders in `dir` (which may already hold a library).
 fn app_in(dir: tempfile::TempDir) -> TestApp {
-    let state = AppState::load(&dir.path().join("config"), &dir.path().join("data")).unwrap();
+    let state = AppState::load(&dir.path().join("config"), &dir.path().join("data"), None).unwrap();
     let app = configure(mock_builder(), Some(state))
         .build(mock_context(noop_assets()))
         .unwrap();
@@ -511,6 +511,67 @@ fn settings_persist_and_a_new_library_location_is_opened() {
         serde_json::from_slice(&std::fs::read(t.dir.path().join("config/settings.json")).unwrap())
             .unwrap();
     assert_eq!(saved, new);
+}
+
+#[test]
+fn a_library_at_the_old_app_folder_moves_once_to_the_commands_place() {
+    // The app and the `tongwen` command use one library: the app's old place (Tauri's app data
+    // folder) is moved to the command's, once, and the move is told by the first settings_get.
+    let dir = tempfile::tempdir().unwrap();
+    let legacy = dir.path().join("org.tongwen.desktop");
+    let data = dir.path().join("tongwen");
+    let old = legacy.join("library.sqlite");
+    let engine =
+        tongwen_engine::Engine::new(tongwen_engine::engine::LibraryLocation::Sqlite(old.clone()));
+    engine.init().unwrap();
+    std::fs::write(legacy.join("library.sqlite.index"), b"index").unwrap();
+    let state = AppState::load(&dir.path().join("config"), &data, Some(&legacy)).unwrap();
+    let settings = crate::state::lock(&state.settings).unwrap().clone();
+    let new = data.join("library.sqlite");
+    assert_eq!(settings.library_path, new.display().to_string());
+    assert_eq!(
+        settings.library_moved_from.as_deref(),
+        Some(old.display().to_string().as_str())
+    );
+    assert!(new.is_file() && !old.exists());
+    assert!(
+        data.join("library.sqlite.index").is_file()
+            && !legacy.join("library.sqlite.index").exists()
+    );
+    let t = {
+        let app = configure(mock_builder(), Some(state))
+            .build(mock_context(noop_assets()))
+            .unwrap();
+        let webview = tauri::WebviewWindowBuilder::new(&app, "main", Default::default())
+            .build()
+            .unwrap();
+        TestApp {
+            _app: app,
+            webview,
+            dir,
+        }
+    };
+    let first = t.call("settings_get", json!({})).unwrap();
+    assert_eq!(first["library_moved_from"], old.display().to_string());
+    let second = t.call("settings_get", json!({})).unwrap();
+    assert_eq!(second["library_moved_from"], Value::Null, "told once");
+    assert_eq!(t.call("library_list", json!({})).unwrap(), json!([]));
+
+    // A library already at the command's place is never overwritten: the old one stays where it is.
+    let dir = tempfile::tempdir().unwrap();
+    let legacy = dir.path().join("old");
+    let data = dir.path().join("new");
+    for place in [&legacy, &data] {
+        tongwen_engine::Engine::new(tongwen_engine::engine::LibraryLocation::Sqlite(
+            place.join("library.sqlite"),
+        ))
+        .init()
+        .unwrap();
+    }
+    let state = AppState::load(&dir.path().join("config"), &data, Some(&legacy)).unwrap();
+    let settings = crate::state::lock(&state.settings).unwrap().clone();
+    assert_eq!(settings.library_moved_from, None);
+    assert!(legacy.join("library.sqlite").is_file());
 }
 
 #[test]

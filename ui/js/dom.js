@@ -35,6 +35,27 @@ export function append(parent, children) {
   return parent;
 }
 
+/**
+ * `text` (a path, or a sentence naming one) as text nodes with a `<wbr>` after each path separator, so
+ * that a long path wraps between folder names rather than inside one. The text itself is unchanged (a
+ * copy of it has no extra characters) and goes in as text nodes only.
+ */
+export function pathText(text) {
+  const nodes = [];
+  if (text == null || text === '') return nodes;
+  for (const part of String(text).split(/(?<=[\\/])(?=[^\\/])/)) {
+    if (nodes.length) nodes.push(document.createElement('wbr'));
+    nodes.push(document.createTextNode(part));
+  }
+  return nodes;
+}
+
+/** Sets `node`'s content to `text`, breakable after path separators (see pathText). */
+export function setPathText(node, text) {
+  node.replaceChildren(...pathText(text));
+  return node;
+}
+
 /** Removes every child of `node`. */
 export function clear(node) {
   node.replaceChildren();

@@ -54,6 +54,13 @@ export function dirname(path) {
   return cut > 0 ? s.slice(0, cut) : '';
 }
 
+/** "zh" when at least a third of the text (spaces aside) is Han characters, otherwise "en". */
+export function guessLang(text) {
+  const s = String(text ?? '');
+  const han = (s.match(/\p{Script=Han}/gu) ?? []).length;
+  return han > 0 && han * 3 >= s.replace(/\s/g, '').length ? 'zh' : 'en';
+}
+
 /** The separator a path uses ("\\" for Windows paths). */
 export function separatorOf(path) {
   const s = String(path ?? '');

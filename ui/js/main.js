@@ -85,6 +85,10 @@ async function boot() {
     const settings = await api.settingsGet();
     store.set('settings', settings);
     applyLanguage(settings.language);
+    // The library was moved to the place the `tongwen` command uses: told once.
+    if (settings.library_moved_from) {
+      showStatus(t('status.libraryMoved', { from: settings.library_moved_from, to: settings.library_path }));
+    }
     // A library made by an older Tongwen is updated now, with progress, before anything uses it.
     await upgradeIfNeeded();
     await refreshLibrary();

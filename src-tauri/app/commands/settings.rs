@@ -9,7 +9,11 @@ use crate::state::{engine_for, lock, AppState, Settings};
 
 #[tauri::command]
 pub fn settings_get(state: State<'_, AppState>) -> CommandResult<Settings> {
-    Ok(lock(&state.settings)?.clone())
+    let mut settings = lock(&state.settings)?;
+    let current = settings.clone();
+    // The move of the library is told once.
+    settings.library_moved_from = None;
+    Ok(current)
 }
 
 #[tauri::command]

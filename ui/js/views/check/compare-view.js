@@ -5,7 +5,7 @@
 // lights its counterpart on the other side. For a translation (`cross_language`) the chosen match's
 // aligned sentences are coloured in pairs, the same colour on both sides.
 
-import { $, clear, el } from '../../dom.js';
+import { $, clear, el, pathText } from '../../dom.js';
 import * as fmt from '../../format.js';
 import { t } from '../../i18n.js';
 import { highlightedText, matchSpans, pairColours } from './highlight.js';
@@ -169,7 +169,7 @@ function render() {
           }),
         }),
       ),
-      el('p', { class: 'match-path', text: m.source_path }),
+      el('p', { class: 'match-path' }, pathText(m.source_path)),
       m.cross_script ? el('p', { class: 'match-script', text: t('compare.crossScript') }) : null,
       m.cross_language ? el('p', { class: 'match-language', text: t('compare.crossLanguage') }) : null,
       el(
@@ -188,11 +188,7 @@ function render() {
 }
 
 /** "zh" when the text is mostly Chinese, so the browser picks CJK fonts and line breaking. */
-export function guessLang(text) {
-  const s = String(text ?? '');
-  const han = (s.match(/\p{Script=Han}/gu) ?? []).length;
-  return han > 0 && han * 3 >= s.replace(/\s/g, '').length ? 'zh' : 'en';
-}
+export const guessLang = fmt.guessLang;
 
 function lightPair(event, on) {
   const mark = event.target instanceof Element ? event.target.closest('mark[data-pair]') : null;

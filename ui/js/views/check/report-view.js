@@ -1,7 +1,7 @@
 // One submitted document's report: the overall ratio, the ranked sources, and the paragraphs
 // coloured by the share of each that is copied, copied passages marked.
 
-import { $, clear, el } from '../../dom.js';
+import { $, clear, el, setPathText } from '../../dom.js';
 import * as fmt from '../../format.js';
 import { errorMessage, t } from '../../i18n.js';
 import { KIND_ORDER, highlightedText, paragraphSpans } from './highlight.js';
@@ -52,7 +52,7 @@ function renderSummary(doc, threshold, method) {
   const file = $('#report-file');
   file.textContent = fmt.basename(doc.file);
   file.title = doc.file;
-  $('#report-path').textContent = fmt.dirname(doc.file);
+  setPathText($('#report-path'), fmt.dirname(doc.file));
   const failed = isFailed(doc);
   // The headline is the total (总文字复制比); the user's exclusions give the similarity beside it.
   const total = doc.total_ratio ?? doc.similarity_ratio;
@@ -231,7 +231,8 @@ function paragraphElement(paragraph, onOpen) {
   const text = passages
     ? highlightedText(paragraph.text, paragraphSpans(paragraph, { passages: true }), { markClass: 'copied passage' })
     : highlightedText(paragraph.text, paragraphSpans(paragraph));
-  node.append(head, el('p', { class: 'para-text' }, text));
+  // The text's own language, for its punctuation's font (see base.css).
+  node.append(head, el('p', { class: 'para-text', lang: fmt.guessLang(paragraph.text) }, text));
   if (passages) node.append(el('p', { class: 'para-note', text: t('report.passageNote') }));
 
   const listed = flagged ? paragraph.matches : passages ? paragraph.passages : [];

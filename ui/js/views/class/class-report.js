@@ -3,7 +3,7 @@
 // similarity matrix (#class-matrix). Pairs are named by their index in `report.pairs`, which the
 // threshold never changes. A pair is "strong" when its larger ratio reaches the threshold.
 
-import { $, clear, el } from '../../dom.js';
+import { $, clear, el, pathText } from '../../dom.js';
 import * as fmt from '../../format.js';
 import { t } from '../../i18n.js';
 import * as store from '../../store.js';
@@ -136,7 +136,7 @@ function renderFailures(report) {
         'li',
         { dataset: { path: doc.file } },
         el('span', { class: 'failure-name', title: doc.file, text: fmt.basename(doc.file) }),
-        el('span', { class: 'failure-path', text: doc.file }),
+        el('span', { class: 'failure-path' }, pathText(doc.file)),
         el('span', { class: 'failure-reason', text: documentError(doc, { withFile: false }) }),
       ),
     );

@@ -3,7 +3,7 @@
 // read and why.
 
 import * as api from '../../api.js';
-import { $, clear, el } from '../../dom.js';
+import { $, clear, el, pathText } from '../../dom.js';
 import * as fmt from '../../format.js';
 import { errorMessage, t } from '../../i18n.js';
 import * as store from '../../store.js';
@@ -137,9 +137,14 @@ function render() {
   $('#library-empty').hidden = !empty;
   $('#library-table-wrap').hidden = empty;
   $('#library-filter').disabled = empty;
+  // Nothing to compare in an empty library: no method to choose, no search for duplicates.
+  $('#duplicates-method').hidden = empty;
+  $('#library-duplicates').hidden = empty;
   $('#library-count').textContent = empty ? '' : t('library.count', { count: documents.length, n: fmt.integer(documents.length) });
   renderTable();
   renderImport();
+  // Also on a change of language: the summary and the groups on screen are said again in the new one.
+  renderDuplicates();
   reflectBusy(store.get('busy'));
 }
 
@@ -278,7 +283,7 @@ function renderDuplicates() {
           'li',
           { class: gone ? 'removed' : null, dataset: { id: member.id } },
           el('span', { class: 'failure-name', title: member.path, text: `#${member.id} ${member.title}` }),
-          el('span', { class: 'failure-path', text: member.path }),
+          el('span', { class: 'failure-path' }, pathText(member.path)),
           j === 0
             ? el('span', { class: 'muted', text: t('duplicates.keep') })
             : el('button', {
@@ -426,7 +431,7 @@ function renderImport() {
         'li',
         { dataset: { path: failure.path } },
         el('span', { class: 'failure-name', title: failure.path, text: fmt.basename(failure.path) }),
-        el('span', { class: 'failure-path', text: failure.path }),
+        el('span', { class: 'failure-path' }, pathText(failure.path)),
         el('span', { class: 'failure-reason', text: errorMessage(failure, { withFile: false }) }),
       ),
     );

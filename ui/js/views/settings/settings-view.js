@@ -10,7 +10,8 @@ import { t } from '../../i18n.js';
 import * as store from '../../store.js';
 import { showError, showStatus } from '../shell/notices.js';
 
-const LIBRARY_FILE = 'library.sqlite';
+// What a library file is called (library.sqlite by default).
+const LIBRARY_EXTENSIONS = ['sqlite', 'sqlite3', 'db'];
 
 export function initSettingsView({ onSaved }) {
   $('#settings-threshold').addEventListener('input', (event) => {
@@ -64,18 +65,19 @@ function showLibraryKind() {
   $('#settings-shared-field').hidden = !shared;
 }
 
+/** The library is a file: the open dialog chooses an existing one (a new library: type its path). */
 async function browseLibrary() {
   const input = $('#settings-library-path');
   try {
-    const [folder] = await api.pickPaths({
-      directory: true,
+    const [file] = await api.pickPaths({
+      directory: false,
       multiple: false,
-      title: t('dialog.chooseLibraryFolder'),
+      title: t('dialog.chooseLibraryFile'),
+      filters: [{ name: t('dialog.libraryFiles'), extensions: LIBRARY_EXTENSIONS }],
       defaultPath: fmt.dirname(input.value) || undefined,
     });
-    if (!folder) return;
-    const separator = fmt.separatorOf(folder);
-    input.value = folder.endsWith(separator) ? `${folder}${LIBRARY_FILE}` : `${folder}${separator}${LIBRARY_FILE}`;
+    if (!file) return;
+    input.value = file;
     input.focus();
   } catch (err) {
     showError(err);

@@ -6,7 +6,7 @@
 // an error: it gets a status line instead. A kind may have an action (a button in the banner), such as
 // updating a library made by an older Tongwen.
 
-import { $ } from '../../dom.js';
+import { $, setPathText } from '../../dom.js';
 import { errorMessage, t } from '../../i18n.js';
 import * as store from '../../store.js';
 
@@ -53,7 +53,8 @@ export function showError(err) {
 function renderError(err) {
   const banner = $('#error');
   $('#error-title').textContent = t(ERROR_TITLES[err?.code] ?? 'error.internal');
-  $('#error-message').textContent = errorMessage(err) || String(err ?? '');
+  // The sentence often names a file: a long path wraps at its separators.
+  setPathText($('#error-message'), errorMessage(err) || String(err ?? ''));
   banner.dataset.code = err?.code ?? 'internal';
   if (typeof err?.kind === 'string') banner.dataset.kind = err.kind;
   else delete banner.dataset.kind;
@@ -72,7 +73,7 @@ export function clearError() {
 /** A short polite notice that fades after a few seconds. */
 export function showStatus(text) {
   const status = $('#status');
-  status.textContent = text;
+  setPathText(status, text);
   status.classList.add('visible');
   clearTimeout(statusTimer);
   statusTimer = setTimeout(() => status.classList.remove('visible'), 4000);
