@@ -117,11 +117,16 @@ fn threshold_and_top_filter_matches() {
         "--top",
         "0",
     ]);
+    // `--top 0` lists no alternative source, but a counted passage is always attributed: the one
+    // match that covers it stays.
     let v: Value = serde_json::from_str(&out).unwrap();
-    assert!(v["documents"][0]["paragraphs"][0]["matches"]
-        .as_array()
-        .unwrap()
-        .is_empty());
+    assert_eq!(
+        v["documents"][0]["paragraphs"][0]["matches"]
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
 }
 
 #[test]
@@ -969,4 +974,54 @@ fn library_duplicates_groups_near_copies_of_documents_and_paragraphs() {
 
 fn json_i(n: i64) -> serde_json::Value {
     serde_json::json!(n)
+}
+
+#[test]
+fn the_sample_report_shows_and_attributes_every_counted_passage() {
+    // The demo's third paragraph is stitched from two paragraphs of one library document: the first
+    // sentence (from ¶1, below the threshold on its own) is counted, so it is listed and its span
+    // reported, beside the flagged match of ¶3.
+    let s = Sandbox::new();
+    let demo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/demo");
+    s.ok(&["library", "add", demo.join("library").to_str().unwrap()]);
+    let out = s.ok(&[
+        "check",
+        demo.join("submissions").to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    crate::util::assert_counted_is_shown(&v);
+    let stitched = v["documents"][0]["paragraphs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["text"].as_str().unwrap().starts_with("Light pollution"))
+        .expect("the stitched paragraph");
+    assert_eq!(stitched["flagged"], true);
+    let sources: Vec<(String, u64)> = ["matches", "passages"]
+        .iter()
+        .flat_map(|k| stitched[*k].as_array().unwrap())
+        .map(|m| {
+            (
+                m["source_title"].as_str().unwrap().to_string(),
+                m["source_paragraph"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert!(
+        sources.contains(&("night-sky".into(), 0)) && sources.contains(&("night-sky".into(), 2)),
+        "{sources:?}"
+    );
+    // The HTML report names both sources of that paragraph.
+    let html = s.ok(&[
+        "check",
+        demo.join("submissions").to_str().unwrap(),
+        "--format",
+        "html",
+    ]);
+    assert!(
+        html.contains("night-sky ¶1") && html.contains("night-sky ¶3"),
+        "both sources named"
+    );
 }

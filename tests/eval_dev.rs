@@ -32,6 +32,7 @@ fn eval_dev_scores() {
         report.to_str().unwrap(),
     ]);
     let full: Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    crate::util::assert_counted_is_shown(&full);
     let whole = score(&dir, &report, &s.path("metrics-all.json"));
     eprintln!(
         "the whole report (translations of library paragraphs included): P {} R {} F1 {}",

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::util::{on_postgres, stderr, Sandbox, TestDatabase};
+use crate::util::{on_postgres, stderr, within, Sandbox, TestDatabase};
 
 const ESSAY: &str = "维护者应当在上传新版本之前检查软件包的依赖关系，并确认所有构建依赖都已在主仓库中提供，否则自动构建网络将无法编译该软件包。";
 const OTHER: &str = "The release team freezes the testing distribution several weeks before a stable release, and only fixes for release-critical bugs are accepted after that date.";
@@ -31,28 +31,6 @@ fn server() -> Option<TestDatabase> {
         eprintln!("SKIPPED: no test PostgreSQL (scripts/test starts one: TONGWEN_TEST_POSTGRES)");
     }
     db
-}
-
-/// `tongwen ARGS` (the library given in ARGS), killed and failed after `seconds`.
-fn within(seconds: u64, args: &[&str]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tongwen"))
-        .args(args)
-        .env_remove("TONGWEN_LIBRARY")
-        .env_remove("PGPASSWORD")
-        .env("PGPASSFILE", "/nonexistent/pgpass")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn tongwen");
-    let start = Instant::now();
-    while child.try_wait().expect("wait").is_none() {
-        if start.elapsed() > Duration::from_secs(seconds) {
-            let _ = child.kill();
-            panic!("tongwen {args:?} still running after {seconds} s");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    child.wait_with_output().expect("output")
 }
 
 /// A TCP proxy to `port` (the connection unencrypted, so that it can read the messages) that forwards until the server has sent its `freeze_after`-th
@@ -202,29 +180,14 @@ fn a_server_that_stops_answering_mid_command_is_given_up_and_nothing_is_half_wri
         ],
     );
     assert!(again.status.success(), "{}", stderr(&again));
-    let count: i64 = db
-        .client()
-        .query_one("SELECT count(*) FROM documents", &[])
-        .unwrap()
-        .get(0);
-    assert_eq!(count, 2);
-    let paragraphs: i64 = db
-        .client()
-        .query_one(
-            "SELECT count(*) FROM paragraphs p JOIN documents d ON d.id = p.document_id",
-            &[],
-        )
-        .unwrap()
-        .get(0);
-    let orphans: i64 = db
-        .client()
-        .query_one(
-            "SELECT count(*) FROM paragraphs WHERE document_id NOT IN (SELECT id FROM documents)",
-            &[],
-        )
-        .unwrap()
-        .get(0);
-    assert!(paragraphs >= 2);
+    let count = |sql: &str| -> i64 { db.client().query_one(sql, &[]).unwrap().get(0) };
+    assert_eq!(count("SELECT count(*) FROM documents"), 2);
+    assert!(
+        count("SELECT count(*) FROM paragraphs p JOIN documents d ON d.id = p.document_id") >= 2
+    );
+    let orphans = count(
+        "SELECT count(*) FROM paragraphs WHERE document_id NOT IN (SELECT id FROM documents)",
+    );
     assert_eq!(orphans, 0);
 }
 

@@ -9,7 +9,6 @@
 
 use std::net::TcpListener;
 use std::process::{Command, Output};
-use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
@@ -205,23 +204,9 @@ fn readers_may_check_writers_may_add_and_a_login_follows_libpq() {
     );
 }
 
-/// Run with a deadline: a hang is a failure, not a stuck suite.
+/// [`crate::util::within`] on the library at `location`.
 fn within(seconds: u64, location: &str, args: &[&str]) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tongwen"));
-    cmd.arg("--library").arg(location).args(args);
-    cmd.env_remove("TONGWEN_LIBRARY")
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped());
-    let mut child = cmd.spawn().expect("spawn");
-    let start = Instant::now();
-    while child.try_wait().expect("wait").is_none() {
-        if start.elapsed() > Duration::from_secs(seconds) {
-            let _ = child.kill();
-            panic!("tongwen {args:?} still running after {seconds} s");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    child.wait_with_output().expect("output")
+    crate::util::within(seconds, &[&["--library", location], args].concat())
 }
 
 #[test]

@@ -192,3 +192,67 @@ pub fn docx(paragraphs: &[&str]) -> Vec<u8> {
     doc.build().pack(&mut buf).expect("pack docx");
     buf.into_inner()
 }
+
+/// In a check's JSON report, every counted character is shown and attributed: for each paragraph, the
+/// submission spans of its `matches` and `passages` (template text aside, which never counts) cover
+/// exactly its `copied_chars` non-whitespace characters. (Run without `--exclude`, so every kind of
+/// passage counts.)
+pub fn assert_counted_is_shown(report: &serde_json::Value) {
+    let mut paragraphs = 0;
+    for d in report["documents"].as_array().expect("documents") {
+        for p in d["paragraphs"].as_array().into_iter().flatten() {
+            let text: Vec<char> = p["text"].as_str().expect("text").chars().collect();
+            let mut covered = vec![false; text.len()];
+            let listed = p["matches"].as_array().into_iter().flatten();
+            for m in listed.chain(p["passages"].as_array().into_iter().flatten()) {
+                for span in m["spans"].as_array().into_iter().flatten() {
+                    if span["kind"] == "template" {
+                        continue;
+                    }
+                    let start = span["submission"][0].as_u64().expect("start") as usize;
+                    let end = span["submission"][1].as_u64().expect("end") as usize;
+                    for c in covered.iter_mut().take(end.min(text.len())).skip(start) {
+                        *c = true;
+                    }
+                }
+            }
+            let shown = text
+                .iter()
+                .zip(&covered)
+                .filter(|(c, on)| **on && !c.is_whitespace())
+                .count();
+            assert_eq!(
+                shown as u64,
+                p["copied_chars"].as_u64().expect("copied_chars"),
+                "{} paragraph {}: counted characters not all in listed spans",
+                d["file"],
+                p["index"]
+            );
+            paragraphs += 1;
+        }
+    }
+    assert!(paragraphs > 0, "a report with paragraphs");
+}
+
+/// `tongwen ARGS` (the library given in ARGS, no password of the caller's), killed and failed after
+/// `seconds`: a hang is a failure, not a stuck suite.
+pub fn within(seconds: u64, args: &[&str]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tongwen"))
+        .args(args)
+        .env_remove("TONGWEN_LIBRARY")
+        .env_remove("PGPASSWORD")
+        .env("PGPASSFILE", "/nonexistent/pgpass")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn tongwen");
+    let start = std::time::Instant::now();
+    while child.try_wait().expect("wait").is_none() {
+        if start.elapsed() > std::time::Duration::from_secs(seconds) {
+            let _ = child.kill();
+            panic!("tongwen {args:?} still running after {seconds} s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    child.wait_with_output().expect("output")
+}

@@ -127,7 +127,8 @@ struct CheckArgs {
     /// minhash-one and jaccard]
     #[arg(long)]
     threshold: Option<f64>,
-    /// Matches reported per paragraph
+    /// Matches reported per paragraph (beyond them, any match that covers counted characters the
+    /// others do not is listed too: every counted passage is attributed)
     #[arg(long, default_value_t = DEFAULT_TOP)]
     top: usize,
     #[arg(long, value_enum, default_value_t = Format::Text)]

@@ -157,10 +157,13 @@ pub struct ParagraphReport {
     /// Copied characters of this paragraph (union over its reported matches).
     pub copied_chars: usize,
     pub chars: usize,
-    /// Matches at or above the threshold, best first (at most `top`).
+    /// Matches at or above the threshold, best first: the best `top`, and any further one whose
+    /// passages cover characters the others do not.
     pub matches: Vec<MatchReport>,
-    /// Matches below the threshold whose copied passages still count in the figures, best first (at
-    /// most `top`): a copied sentence inside the writer's own paragraph.
+    /// Matches below the threshold whose copied passages still count in the figures, best first (the
+    /// best `top`, and any further one that covers characters no listed match does): a copied sentence
+    /// inside the writer's own paragraph, or, in a flagged paragraph, a sentence copied from another
+    /// source than its matches. Every counted character lies in a span of `matches` or `passages`.
     pub passages: Vec<MatchReport>,
 }
 
@@ -442,20 +445,35 @@ fn document(
             e.2 += c;
             e.3 += 1;
         }
-        let listed = |ms: &[&Match]| -> Vec<MatchReport> {
-            ms.iter()
-                .take(top)
-                .map(|m| match_report(&p.text, m, &read))
-                .collect()
+        // The best `top` of each list, and beyond them every counted match whose passages cover
+        // characters the listed ones do not: whatever is counted is shown and attributed.
+        let mut shown: Vec<[usize; 2]> = Vec::new();
+        let mut listed = |ms: &[&Match]| -> Vec<MatchReport> {
+            let mut out = Vec::new();
+            for (i, m) in ms.iter().enumerate() {
+                let ranges = m.covered_ranges();
+                let with: Vec<[usize; 2]> = shown.iter().chain(&ranges).copied().collect();
+                let adds = !m.source.is_template()
+                    && covered_chars(&p.text, &with).0 > covered_chars(&p.text, &shown).0;
+                if i < top || adds {
+                    if !m.source.is_template() {
+                        shown = with;
+                    }
+                    out.push(match_report(&p.text, m, &read));
+                }
+            }
+            out
         };
+        let matches = listed(&kept);
+        let passages = listed(&below);
         paragraphs.push(ParagraphReport {
             index,
             text: p.text.clone(),
             flagged: !kept.is_empty(),
             copied_chars: para_copied,
             chars,
-            matches: listed(&kept),
-            passages: listed(&below),
+            matches,
+            passages,
         });
     }
     let ratio = |c: usize| {

@@ -303,12 +303,15 @@ fn document(out: &mut Vec<Block>, doc: &DocumentReport, lang: Lang) {
     for p in &doc.paragraphs {
         let label = format!("¶{}", p.index + 1);
         if p.flagged {
-            let all = kinded(&p.matches, false);
+            // Its matches' passages, then (lighter) those copied from sources below the threshold:
+            // everything counted is marked and its source named.
+            let mut all = kinded(&p.matches, false);
+            all.extend(kinded(&p.passages, true));
             out.push(Block::Para {
                 label,
                 runs: runs(&p.text, &all),
                 tone: Tone::Flagged,
-                note: None,
+                note: passages_note(&p.passages, &l),
             });
             for m in &p.matches {
                 let (mine, src) = if m.cross_language {
@@ -346,20 +349,11 @@ fn document(out: &mut Vec<Block>, doc: &DocumentReport, lang: Lang) {
                 });
             }
         } else if !p.passages.is_empty() {
-            let sources: Vec<String> = p
-                .passages
-                .iter()
-                .map(|m| format!("{} ¶{}", m.source_title, m.source_paragraph + 1))
-                .collect();
             out.push(Block::Para {
                 label,
                 runs: runs(&p.text, &kinded(&p.passages, true)),
                 tone: Tone::Passage,
-                note: Some(format!(
-                    "{} {}",
-                    l("Copied passages from", "复制片段来自"),
-                    sources.join(" · ")
-                )),
+                note: passages_note(&p.passages, &l),
             });
         } else {
             out.push(Block::Para {
@@ -370,6 +364,22 @@ fn document(out: &mut Vec<Block>, doc: &DocumentReport, lang: Lang) {
             });
         }
     }
+}
+
+/// "Copied passages from" the sources of `passages`, if any.
+fn passages_note(passages: &[MatchReport], l: &dyn Fn(&str, &str) -> String) -> Option<String> {
+    if passages.is_empty() {
+        return None;
+    }
+    let sources: Vec<String> = passages
+        .iter()
+        .map(|m| format!("{} ¶{}", m.source_title, m.source_paragraph + 1))
+        .collect();
+    Some(format!(
+        "{} {}",
+        l("Copied passages from", "复制片段来自"),
+        sources.join(" · ")
+    ))
 }
 
 /// Marked ranges of a text.
