@@ -39,6 +39,7 @@ pub fn configure<R: tauri::Runtime>(
                 commands::class::class_compare,
                 commands::class::class_report,
                 commands::class::class_export_html,
+                commands::class::demo_class,
                 commands::settings::settings_get,
                 commands::settings::settings_set,
             ]);

@@ -29,6 +29,11 @@ fn app() -> TestApp {
 /// The app with its config and data folders in `dir` (which may already hold a library).
 fn app_in(dir: tempfile::TempDir) -> TestApp {
     let state = AppState::load(&dir.path().join("config"), &dir.path().join("data"), None).unwrap();
+    app_with(state, dir)
+}
+
+/// The app over `state`, its folders in `dir`.
+fn app_with(state: AppState, dir: tempfile::TempDir) -> TestApp {
     let app = configure(mock_builder(), Some(state))
         .build(mock_context(noop_assets()))
         .unwrap();
@@ -538,19 +543,7 @@ fn a_library_at_the_old_app_folder_moves_once_to_the_commands_place() {
         data.join("library.sqlite.index").is_file()
             && !legacy.join("library.sqlite.index").exists()
     );
-    let t = {
-        let app = configure(mock_builder(), Some(state))
-            .build(mock_context(noop_assets()))
-            .unwrap();
-        let webview = tauri::WebviewWindowBuilder::new(&app, "main", Default::default())
-            .build()
-            .unwrap();
-        TestApp {
-            _app: app,
-            webview,
-            dir,
-        }
-    };
+    let t = app_with(state, dir);
     let first = t.call("settings_get", json!({})).unwrap();
     assert_eq!(first["library_moved_from"], old.display().to_string());
     let second = t.call("settings_get", json!({})).unwrap();
@@ -572,6 +565,37 @@ fn a_library_at_the_old_app_folder_moves_once_to_the_commands_place() {
     let settings = crate::state::lock(&state.settings).unwrap().clone();
     assert_eq!(settings.library_moved_from, None);
     assert!(legacy.join("library.sqlite").is_file());
+}
+
+#[test]
+fn the_sample_class_shows_its_one_pair_and_group() {
+    let t = app();
+    let sample = t.call("demo_class", json!({})).unwrap();
+    let (essays, template) = (sample["essays"].clone(), sample["template"].clone());
+    let report = t
+        .call(
+            "class_compare",
+            json!({"paths": [essays], "templates": [template], "onProgress": CHANNEL}),
+        )
+        .unwrap();
+    assert_eq!(report["documents"].as_array().unwrap().len(), 12);
+    let name = |v: &Value| v.as_str().unwrap().rsplit('/').next().unwrap().to_string();
+    let pairs: Vec<(String, String)> = report["pairs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (name(&p["a"]), name(&p["b"])))
+        .collect();
+    assert_eq!(
+        pairs,
+        [("05-liu-yang.txt".to_string(), "11-xu-nan.txt".to_string())],
+        "the prompt every essay repeats is never shared text"
+    );
+    let groups = report["clusters"].as_array().unwrap();
+    assert_eq!(groups.len(), 1);
+    assert_eq!(groups[0]["files"].as_array().unwrap().len(), 2);
+    // The library is not touched.
+    assert_eq!(t.call("library_list", json!({})).unwrap(), json!([]));
 }
 
 #[test]

@@ -137,6 +137,9 @@ export const settingsGet = () => call('settings_get');
 /** @returns {Promise<Settings>} the settings as stored */
 export const settingsSet = (settings) => call('settings_set', { settings });
 
+/** Writes the bundled sample class (twelve essays and their prompt); returns `{ essays, template }`. */
+export const demoClass = () => call('demo_class');
+
 /** Adds the bundled demo library and checks the demo submission. */
 export const demo = (onProgress) => call('demo', { onProgress: progressChannel(onProgress) });
 

@@ -252,12 +252,14 @@ const en = {
   'compare.showing': 'Marked: passages copied from “{title}”',
   'compare.matchMeta': 'paragraph {n} · {similarity} similar',
   'compare.crossScript': 'Traditional ↔ Simplified: the copy was converted to the other script',
+  'compare.belowThreshold': 'Below the threshold: counted in the share, not flagged on its own.',
   'compare.crossLanguage':
     'Translation: this paragraph translates the source (English ↔ Chinese); matching sentences share a colour',
   'compare.noMatches': 'No library paragraph reaches the threshold.',
 
   'class.title': 'Class comparison',
   'class.chooseFolder': 'Choose folder…',
+  'class.trySample': 'Try a sample class',
   'class.chooseFiles': 'Choose files…',
   'class.template': 'Template…',
   'class.templatesLabel': 'Template, never counted:',
@@ -564,11 +566,13 @@ const zh = {
   'compare.showing': '已标出：复制自“{title}”的片段',
   'compare.matchMeta': '第 {n} 段 · 相似度 {similarity}',
   'compare.crossScript': '繁简转换：抄袭时转换了字体（繁体 ↔ 简体）',
+  'compare.belowThreshold': '低于阈值：计入复制比例，但本身不标记。',
   'compare.crossLanguage': '翻译抄袭：本段译自来源（中英互译），对应的句子颜色相同',
   'compare.noMatches': '没有文库段落达到阈值。',
 
   'class.title': '班级互查',
   'class.chooseFolder': '选择文件夹…',
+  'class.trySample': '试用示例班级',
   'class.chooseFiles': '选择文件…',
   'class.template': '模板…',
   'class.templatesLabel': '模板（不计入）：',

@@ -1,7 +1,7 @@
 //! Check commands: check submissions (progress, cancel), re-filter the last report at another threshold,
 //! export it as HTML in the UI's language, and the "try the sample" demo.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 
 use tauri::ipc::Channel;
@@ -166,6 +166,18 @@ const DEMO: &[(&str, &str)] = &[
     ),
 ];
 
+/// Write bundled files (name relative to `dir`, text) into `dir`.
+pub(crate) fn write_files(dir: &Path, files: &[(&str, &str)]) -> CommandResult<()> {
+    for (name, text) in files {
+        let path = dir.join(name);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| tongwen_engine::Error::io(parent, e))?;
+        }
+        std::fs::write(&path, text).map_err(|e| tongwen_engine::Error::io(&path, e))?;
+    }
+    Ok(())
+}
+
 #[tauri::command]
 pub async fn demo<R: Runtime>(
     app: AppHandle<R>,
@@ -173,14 +185,7 @@ pub async fn demo<R: Runtime>(
 ) -> CommandResult<Report> {
     blocking(move || {
         let dir = app.state::<AppState>().demo_dir.clone();
-        for (name, text) in DEMO {
-            let path = dir.join(name);
-            if let Some(parent) = path.parent() {
-                std::fs::create_dir_all(parent)
-                    .map_err(|e| tongwen_engine::Error::io(parent, e))?;
-            }
-            std::fs::write(&path, text).map_err(|e| tongwen_engine::Error::io(&path, e))?;
-        }
+        write_files(&dir, DEMO)?;
         super::library::add_paths(
             &app,
             &[dir.join("library")],

@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
 
+use serde::Serialize;
 use tauri::ipc::Channel;
 use tauri::{AppHandle, Manager, Runtime, State};
 use tongwen_engine::engine::{CheckOptions, CompareOptions};
@@ -90,4 +91,80 @@ pub fn class_export_html(
         &PathBuf::from(path),
         page.as_bytes(),
     )?)
+}
+
+/// The sample class: an assignment prompt and twelve short essays written for Tongwen, two of which
+/// share a passage; compiled in so it works wherever the app is installed.
+const SAMPLE_CLASS: &[(&str, &str)] = &[
+    (
+        "class/prompt.txt",
+        include_str!("../../../assets/demo/class/prompt.txt"),
+    ),
+    (
+        "class/essays/01-wang-fang.txt",
+        include_str!("../../../assets/demo/class/essays/01-wang-fang.txt"),
+    ),
+    (
+        "class/essays/02-li-hao.txt",
+        include_str!("../../../assets/demo/class/essays/02-li-hao.txt"),
+    ),
+    (
+        "class/essays/03-zhao-min.txt",
+        include_str!("../../../assets/demo/class/essays/03-zhao-min.txt"),
+    ),
+    (
+        "class/essays/04-chen-jie.txt",
+        include_str!("../../../assets/demo/class/essays/04-chen-jie.txt"),
+    ),
+    (
+        "class/essays/05-liu-yang.txt",
+        include_str!("../../../assets/demo/class/essays/05-liu-yang.txt"),
+    ),
+    (
+        "class/essays/06-sun-qian.txt",
+        include_str!("../../../assets/demo/class/essays/06-sun-qian.txt"),
+    ),
+    (
+        "class/essays/07-zhou-lei.txt",
+        include_str!("../../../assets/demo/class/essays/07-zhou-lei.txt"),
+    ),
+    (
+        "class/essays/08-wu-ting.txt",
+        include_str!("../../../assets/demo/class/essays/08-wu-ting.txt"),
+    ),
+    (
+        "class/essays/09-zheng-kai.txt",
+        include_str!("../../../assets/demo/class/essays/09-zheng-kai.txt"),
+    ),
+    (
+        "class/essays/10-huang-lu.txt",
+        include_str!("../../../assets/demo/class/essays/10-huang-lu.txt"),
+    ),
+    (
+        "class/essays/11-xu-nan.txt",
+        include_str!("../../../assets/demo/class/essays/11-xu-nan.txt"),
+    ),
+    (
+        "class/essays/12-he-jing.txt",
+        include_str!("../../../assets/demo/class/essays/12-he-jing.txt"),
+    ),
+];
+
+/// Where the sample class was written: the folder of essays to compare, and the prompt as template.
+#[derive(Debug, Serialize)]
+pub struct SampleClass {
+    pub essays: String,
+    pub template: String,
+}
+
+/// Write the sample class into the demo folder and say where (the Class view then compares it as any
+/// class, behind the progress strip).
+#[tauri::command]
+pub fn demo_class(state: State<'_, AppState>) -> CommandResult<SampleClass> {
+    let dir = state.demo_dir.clone();
+    super::check::write_files(&dir, SAMPLE_CLASS)?;
+    Ok(SampleClass {
+        essays: dir.join("class/essays").display().to_string(),
+        template: dir.join("class/prompt.txt").display().to_string(),
+    })
 }

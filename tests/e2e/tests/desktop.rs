@@ -184,8 +184,21 @@ fn eval_dev() -> Option<PathBuf> {
 }
 
 /// The library and submission the test uses: eval-dev documents when present (so the screenshots show a
-/// real check), otherwise the demo documents.
+/// real check), otherwise the demo documents; copied into the test's temporary folder `tmp`, so that
+/// the paths the app shows (and the screenshots) name no folder of the machine's.
 fn inputs(tmp: &Path) -> (Vec<PathBuf>, PathBuf) {
+    let copy_into = |folder: &str, files: &[PathBuf]| -> Vec<PathBuf> {
+        let dir = tmp.join(folder);
+        std::fs::create_dir_all(&dir).expect("inputs folder");
+        files
+            .iter()
+            .map(|f| {
+                let to = dir.join(f.file_name().expect("file name"));
+                std::fs::copy(f, &to).expect("copy an input");
+                to
+            })
+            .collect()
+    };
     if let Some(e) = eval_dev() {
         // The whole eval-dev library (300 documents) and a Chinese Word submission copying from five of
         // them, some of those sources being .docx and .pdf.
@@ -195,23 +208,29 @@ fn inputs(tmp: &Path) -> (Vec<PathBuf>, PathBuf) {
         lib.sort();
         let submission = e.join("queries/q035.docx");
         if lib.len() >= 3 && submission.is_file() {
-            return (lib, submission);
+            let submission = copy_into("submissions", &[submission]).remove(0);
+            return (copy_into("library", &lib), submission);
         }
     }
     let demo = repo().join("assets/demo");
-    let _ = tmp;
-    (
-        vec![demo.join("library")],
-        demo.join("submissions/student-essay.txt"),
-    )
+    let lib: Vec<PathBuf> = ["campus-water.txt", "night-sky.txt", "reading-club.txt"]
+        .iter()
+        .map(|n| demo.join("library").join(n))
+        .collect();
+    let submission =
+        copy_into("submissions", &[demo.join("submissions/student-essay.txt")]).remove(0);
+    (copy_into("library", &lib), submission)
 }
 
-#[tokio::test(flavor = "multi_thread")]
-async fn add_check_threshold_compare_export() -> WebDriverResult<()> {
+/// Start the app under tauri-driver with its folders in `home`, run `scenario`, quit.
+async fn session<'h, F, Fut>(home: &'h Path, scenario: F) -> WebDriverResult<()>
+where
+    F: FnOnce(WebDriver, &'h Path) -> Fut,
+    Fut: std::future::Future<Output = (WebDriver, WebDriverResult<()>)>,
+{
     let app = app_binary();
     assert!(app.is_file(), "build the app first: {}", app.display());
-    let home = tempfile::tempdir().expect("tmp");
-    let (_driver_process, port) = start_driver(home.path());
+    let (_driver_process, port) = start_driver(home);
     let mut caps = Capabilities::new();
     caps.set("browserName", "wry")?;
     caps.set(
@@ -219,10 +238,183 @@ async fn add_check_threshold_compare_export() -> WebDriverResult<()> {
         serde_json::json!({"application": app.display().to_string()}),
     )?;
     let driver = WebDriver::new(format!("http://127.0.0.1:{port}"), caps).await?;
-    let result = scenario(&driver, home.path()).await;
+    let (driver, result) = scenario(driver, home).await;
     let quit = driver.quit().await;
     result?;
     quit
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn add_check_threshold_compare_export() -> WebDriverResult<()> {
+    let home = tempfile::tempdir().expect("tmp");
+    session(home.path(), |driver, home| async move {
+        let result = scenario(&driver, home).await;
+        (driver, result)
+    })
+    .await
+}
+
+/// A teacher's first hour: the library the `tongwen` command wrote is the app's; the sample report
+/// shows and attributes everything it counts; the sample class shows its pair and group; the toolbars
+/// stay on one row at 1280 × 800 in both languages.
+#[tokio::test(flavor = "multi_thread")]
+async fn first_hour_one_library_samples_and_one_row_toolbars() -> WebDriverResult<()> {
+    let home = tempfile::tempdir().expect("tmp");
+    // Before the app first starts, the command adds a document to its default library (no --library),
+    // with the same data folder as the app.
+    let doc = home.path().join("from-the-command.txt");
+    std::fs::write(
+        &doc,
+        "这一段由命令行工具加入默认文献库，应用第一次启动时就应当在文献库页面里看到它。\n",
+    )
+    .expect("write the document");
+    let added = Command::new(cli_binary())
+        .args(["library", "add"])
+        .arg(&doc)
+        .env("XDG_DATA_HOME", home.path().join("data"))
+        .env_remove("TONGWEN_LIBRARY")
+        .output()
+        .expect("run tongwen");
+    assert!(
+        added.status.success(),
+        "{}",
+        String::from_utf8_lossy(&added.stderr)
+    );
+    session(home.path(), |driver, home| async move {
+        let result = first_hour(&driver, home).await;
+        (driver, result)
+    })
+    .await
+}
+
+/// Per paragraph of the report on screen: its counted share (`data-share`), the share of its
+/// non-whitespace characters inside marks, and how many sources it lists.
+const MARKED_SHARES: &str = "
+    const out = [];
+    const solid = (s) => [...s].filter((c) => !/\\s/.test(c)).length;
+    for (const p of document.querySelectorAll('#paragraphs .para')) {
+      const text = p.querySelector('.para-text');
+      const all = solid(text.textContent);
+      let marked = 0;
+      for (const m of text.querySelectorAll('mark')) marked += solid(m.textContent);
+      out.push([Number(p.dataset.share), all ? marked / all : 0, p.querySelectorAll('.para-sources li').length]);
+    }
+    return out;";
+
+/// The visible toolbars whose items do not all stand on one row.
+const WRAPPED_TOOLBARS: &str = "
+    const wrapped = [];
+    for (const bar of document.querySelectorAll('.toolbar')) {
+      if (!bar.offsetParent) continue;
+      const tops = [...bar.children]
+        .filter((c) => c.offsetParent && c.getBoundingClientRect().height > 0)
+        .map((c) => c.getBoundingClientRect().top);
+      if (tops.length && Math.max(...tops) - Math.min(...tops) > 8) wrapped.push(bar.parentElement.id || bar.className);
+    }
+    return wrapped;";
+
+async fn toolbars_on_one_row(driver: &WebDriver, lang: &str) -> WebDriverResult<()> {
+    for tab in ["tab-library", "tab-check", "tab-class", "tab-settings"] {
+        driver.find(By::Id(tab)).await?.click().await?;
+        let wrapped = driver
+            .execute(WRAPPED_TOOLBARS, vec![])
+            .await?
+            .json()
+            .clone();
+        assert_eq!(
+            wrapped,
+            serde_json::json!([]),
+            "{lang}: toolbars wrapped on {tab}"
+        );
+        if tab == "tab-check" {
+            screenshot(driver, &format!("12-check-{lang}")).await;
+        }
+    }
+    Ok(())
+}
+
+async fn first_hour(driver: &WebDriver, _home: &Path) -> WebDriverResult<()> {
+    driver.set_window_rect(0, 0, 1280, 800).await.ok();
+    driver.find(By::Id("tab-library")).await?.click().await?;
+    wait_for("the document the command added", || async {
+        Ok(driver
+            .find_all(By::Css("#library-table tr[data-id]"))
+            .await?
+            .len()
+            == 1)
+    })
+    .await?;
+    toolbars_on_one_row(driver, "en").await?;
+
+    // The sample report: every paragraph's marked characters are its counted ones, each with a source.
+    driver.find(By::Id("tab-check")).await?.click().await?;
+    click(driver, "check-sample").await?;
+    wait_for("the sample report", || async {
+        Ok(!driver
+            .find_all(By::Css("#paragraphs .para.flagged"))
+            .await?
+            .is_empty())
+    })
+    .await?;
+    let shares = driver.execute(MARKED_SHARES, vec![]).await?.json().clone();
+    let shares = shares.as_array().expect("paragraphs");
+    assert!(shares.len() >= 4, "{shares:?}");
+    for (i, p) in shares.iter().enumerate() {
+        let (counted, marked, sources) = (
+            p[0].as_f64().unwrap_or(-1.0),
+            p[1].as_f64().unwrap_or(-1.0),
+            p[2].as_u64().unwrap_or(0),
+        );
+        assert!(
+            (counted - marked).abs() < 0.002,
+            "paragraph {}: counted {counted}, marked {marked}",
+            i + 1
+        );
+        assert!(
+            counted == 0.0 || sources > 0,
+            "paragraph {}: counted text without a listed source",
+            i + 1
+        );
+    }
+    screenshot(driver, "10-sample-report").await;
+
+    // The sample class: its one pair and one group.
+    driver.find(By::Id("tab-class")).await?.click().await?;
+    click(driver, "class-sample").await?;
+    wait_for("the sample class's pair", || async {
+        Ok(driver
+            .find_all(By::Css("#class-pairs tbody tr"))
+            .await?
+            .len()
+            == 1)
+    })
+    .await?;
+    assert_eq!(
+        driver.find_all(By::Css("#class-groups > li")).await?.len(),
+        1
+    );
+    screenshot(driver, "11-sample-class").await;
+
+    // In Chinese too.
+    driver.find(By::Id("tab-settings")).await?.click().await?;
+    driver
+        .execute(
+            "const s = document.getElementById('settings-language'); s.value = 'zh'; \
+             s.dispatchEvent(new Event('change', {bubbles: true}));",
+            vec![],
+        )
+        .await?;
+    click(driver, "settings-save").await?;
+    wait_for("the interface in Chinese", || async {
+        Ok(driver
+            .execute("return document.documentElement.lang;", vec![])
+            .await?
+            .json()
+            .as_str()
+            .is_some_and(|l| l.starts_with("zh")))
+    })
+    .await?;
+    toolbars_on_one_row(driver, "zh").await
 }
 
 async fn scenario(driver: &WebDriver, home: &Path) -> WebDriverResult<()> {

@@ -85,7 +85,8 @@ export function refreshCompare() {
     closeCompare();
     return;
   }
-  activeMatch = Math.min(activeMatch, Math.max(0, (paragraph.matches?.length ?? 1) - 1));
+  const listed = (paragraph.matches?.length ?? 0) + (paragraph.passages?.length ?? 0);
+  activeMatch = Math.min(activeMatch, Math.max(0, listed - 1));
   render();
   markCurrent();
 }
@@ -102,7 +103,9 @@ function render() {
   const doc = getDocument();
   const paragraph = doc?.paragraphs?.find((p) => p.index === openIndex);
   if (!paragraph) return;
-  const matches = paragraph.matches ?? [];
+  // The matches, then the sources of passages below the threshold (counted too, so shown too).
+  const matches = [...(paragraph.matches ?? []), ...(paragraph.passages ?? [])];
+  const below = new Set(paragraph.passages ?? []);
   const match = matches[activeMatch] ?? matches[0];
   const flagged = flaggedIndices(doc);
   const at = flagged.indexOf(openIndex);
@@ -170,6 +173,7 @@ function render() {
         }),
       ),
       el('p', { class: 'match-path' }, pathText(m.source_path)),
+      below.has(m) ? el('p', { class: 'match-passage', text: t('compare.belowThreshold') }) : null,
       m.cross_script ? el('p', { class: 'match-script', text: t('compare.crossScript') }) : null,
       m.cross_language ? el('p', { class: 'match-language', text: t('compare.crossLanguage') }) : null,
       el(

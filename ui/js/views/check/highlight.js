@@ -74,12 +74,14 @@ export function highlightedText(text, spans, { markClass = 'copied', pairs = fal
 }
 
 /**
- * The submission-side spans of all of a paragraph's matches (their union is highlighted); with
- * `passages`, those of its copied passages below the threshold instead.
+ * The submission-side spans of all of a paragraph's matches and of its copied passages below the
+ * threshold (their union is highlighted: everything the paragraph's share counts); with `passages`,
+ * those of its passages only.
  */
 export function paragraphSpans(paragraph, { passages = false } = {}) {
   const spans = [];
-  for (const match of (passages ? paragraph.passages : paragraph.matches) ?? []) {
+  const listed = passages ? paragraph.passages ?? [] : [...(paragraph.matches ?? []), ...(paragraph.passages ?? [])];
+  for (const match of listed) {
     for (const span of match.spans ?? []) {
       if (span.submission_utf16) {
         spans.push({ range: span.submission_utf16, kind: span.kind ?? null, inQuotes: span.in_quotes });

@@ -235,14 +235,16 @@ function paragraphElement(paragraph, onOpen) {
   node.append(head, el('p', { class: 'para-text', lang: fmt.guessLang(paragraph.text) }, text));
   if (passages) node.append(el('p', { class: 'para-note', text: t('report.passageNote') }));
 
-  const listed = flagged ? paragraph.matches : passages ? paragraph.passages : [];
+  // Every source of a counted passage: the matches, then the passages below the threshold.
+  const listed = flagged ? [...(paragraph.matches ?? []), ...(paragraph.passages ?? [])] : passages ? paragraph.passages : [];
+  const below = new Set(paragraph.passages ?? []);
   if (listed?.length) {
     const chips = el('ul', { class: 'para-sources', 'aria-label': t('report.matchedSources') });
     for (const match of listed) {
       chips.append(
         el(
           'li',
-          { title: match.source_path },
+          { title: match.source_path, class: flagged && below.has(match) ? 'passage' : null },
           el('span', { class: 'chip-title', text: match.source_title || fmt.basename(match.source_path) }),
           el('span', {
             class: 'chip-meta',

@@ -31,6 +31,7 @@ export function initClassView() {
   initClassCompare({ onToggle: renderVisibility });
   $('#class-choose').addEventListener('click', () => pickAndCompare(true));
   $('#class-choose-empty').addEventListener('click', () => pickAndCompare(true));
+  $('#class-sample').addEventListener('click', trySample);
   $('#class-choose-files').addEventListener('click', () => pickAndCompare(false));
   $('#class-template').addEventListener('click', pickTemplates);
   $('#class-template-clear').addEventListener('click', () => {
@@ -74,6 +75,18 @@ export async function comparePaths(paths) {
   window.scrollTo({ top: 0 });
   const failed = (report.documents ?? []).filter(isFailed).length;
   if (failed) showStatus(t('class.someFailed', { count: failed }));
+}
+
+/** Compares the bundled sample class, its prompt as the template. */
+async function trySample() {
+  try {
+    const sample = await api.demoClass();
+    templates = [sample.template];
+    renderTemplates();
+    await comparePaths([sample.essays]);
+  } catch (err) {
+    showError(err);
+  }
 }
 
 async function pickAndCompare(directory) {
@@ -145,7 +158,7 @@ function renderTemplates() {
 }
 
 function reflectBusy(busy) {
-  for (const id of ['#class-choose', '#class-choose-empty', '#class-choose-files', '#class-template', '#class-rerun', '#class-template-clear']) {
+  for (const id of ['#class-choose', '#class-choose-empty', '#class-sample', '#class-choose-files', '#class-template', '#class-rerun', '#class-template-clear']) {
     $(id).disabled = busy;
   }
   $('#class-export').disabled = busy || !store.get('classReport');
