@@ -57,10 +57,12 @@ pub fn highlight(text: &str, ranges: &[[usize; 2]]) -> String {
     if open {
         out.push_str("</mark>");
     }
-    out
+    format!("<span lang=\"{}\">{out}</span>", text_lang(text))
 }
 
-pub(crate) const STYLE: &str = "body{font-family:system-ui,'Noto Sans CJK SC','Microsoft YaHei',sans-serif;margin:2rem auto;max-width:72rem;padding:0 1rem;color:#1d1d1f;line-height:1.6}
+pub(crate) const STYLE: &str = "body{font-family:-apple-system,'Segoe UI','Noto Sans','DejaVu Sans','Liberation Sans',Arial,'PingFang SC','Microsoft YaHei','Noto Sans CJK SC','WenQuanYi Micro Hei',sans-serif;margin:2rem auto;max-width:72rem;padding:0 1rem;color:#1d1d1f;line-height:1.6}
+[lang|=zh]{font-family:'PingFang SC','Microsoft YaHei','Noto Sans CJK SC','Source Han Sans SC','WenQuanYi Micro Hei','Noto Sans','DejaVu Sans',Arial,sans-serif}
+[lang=en]{font-family:-apple-system,'Segoe UI','Noto Sans','DejaVu Sans','Liberation Sans',Arial,'PingFang SC','Microsoft YaHei','Noto Sans CJK SC','WenQuanYi Micro Hei',sans-serif}
 h1{font-size:1.5rem}h2{font-size:1.2rem;margin-top:2.5rem;border-bottom:1px solid #ddd;padding-bottom:.3rem}
 .ratio{font-size:2rem;font-weight:700;color:#c92a2a}.meta{color:#555}
 table{border-collapse:collapse;width:100%;margin:.5rem 0}td,th{border:1px solid #ddd;padding:.4rem .6rem;vertical-align:top;text-align:left}
@@ -212,8 +214,35 @@ fn block_html(out: &mut String, block: &Block) {
     };
 }
 
-/// Marked runs as escaped HTML.
+/// The language of a text for its font: `zh` when at least a third of its non-space characters are
+/// CJK, else `en`. A Latin font draws the curly quotes and apostrophes of English text (a CJK font
+/// draws them full-width), a CJK font those of Chinese text.
+pub(crate) fn text_lang(text: &str) -> &'static str {
+    let (mut cjk, mut all) = (0usize, 0usize);
+    for c in text.chars().filter(|c| !c.is_whitespace()) {
+        all += 1;
+        if crate::text::normalize::is_cjk(c) {
+            cjk += 1;
+        }
+    }
+    if cjk > 0 && cjk * 3 >= all {
+        "zh"
+    } else {
+        "en"
+    }
+}
+
+/// Marked runs as escaped HTML, in a span that says their language (see [`text_lang`]).
 fn runs_html(runs: &[Run]) -> String {
+    let text: String = runs.iter().map(|r| r.text.as_str()).collect();
+    format!(
+        "<span lang=\"{}\">{}</span>",
+        text_lang(&text),
+        marked_html(runs)
+    )
+}
+
+fn marked_html(runs: &[Run]) -> String {
     let mut out = String::new();
     for r in runs {
         match r.mark {
@@ -255,8 +284,23 @@ mod tests {
         );
         assert_eq!(
             highlight("抄袭<b>文本", &[[0, 2], [5, 7]]),
-            "<mark>抄袭</mark>&lt;b&gt;<mark>文本</mark>"
+            "<span lang=\"zh\"><mark>抄袭</mark>&lt;b&gt;<mark>文本</mark></span>"
         );
-        assert_eq!(highlight("ab", &[[1, 99]]), "a<mark>b</mark>");
+        assert_eq!(
+            highlight("ab", &[[1, 99]]),
+            "<span lang=\"en\">a<mark>b</mark></span>"
+        );
+    }
+
+    #[test]
+    fn text_is_tagged_with_its_language_for_its_punctuation() {
+        assert_eq!(text_lang("The class’s “template” first."), "en");
+        assert_eq!(text_lang("学生引用了“模板”中的句子。"), "zh");
+        // Mostly English with a Chinese name: English punctuation.
+        assert_eq!(
+            text_lang("As 王明 argues, the results’ limits matter a great deal."),
+            "en"
+        );
+        assert_eq!(text_lang(""), "en");
     }
 }
