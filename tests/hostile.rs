@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::util::{on_postgres, stderr, within, Sandbox, TestDatabase};
+use crate::util::{closed_port, on_postgres, stderr, within, Sandbox, TestDatabase};
 
 const ESSAY: &str = "维护者应当在上传新版本之前检查软件包的依赖关系，并确认所有构建依赖都已在主仓库中提供，否则自动构建网络将无法编译该软件包。";
 const OTHER: &str = "The release team freezes the testing distribution several weeks before a stable release, and only fixes for release-critical bugs are accepted after that date.";
@@ -92,6 +92,20 @@ fn freezing_proxy(port: u16, freeze_after: usize) -> u16 {
     proxy_port
 }
 
+/// `tongwen --library LOCATION library add FILE`, within a minute.
+fn add_to(location: &str, file: &std::path::Path) -> Output {
+    within(
+        60,
+        &[
+            "--library",
+            location,
+            "library",
+            "add",
+            file.to_str().unwrap(),
+        ],
+    )
+}
+
 /// The database's address through `proxy_port`, with `query`.
 fn through(db: &TestDatabase, proxy_port: u16, query: &str) -> String {
     let (_, rest) = db.url.rsplit_once(':').expect("port in the address");
@@ -111,16 +125,7 @@ fn a_server_that_stops_answering_mid_command_is_given_up_and_nothing_is_half_wri
     let essay = s.write("essay.txt", ESSAY);
     let other = s.write("other.txt", OTHER);
     let direct = db.url.clone();
-    let added = within(
-        60,
-        &[
-            "--library",
-            &direct,
-            "library",
-            "add",
-            essay.to_str().unwrap(),
-        ],
-    );
+    let added = add_to(&direct, &essay);
     assert!(added.status.success(), "{}", stderr(&added));
 
     // A check whose first statement after logging in is never answered.
@@ -147,16 +152,7 @@ fn a_server_that_stops_answering_mid_command_is_given_up_and_nothing_is_half_wri
     for freeze_after in [5, 8, 12, 16, 24] {
         let proxy = freezing_proxy(server_port(&db), freeze_after);
         let address = through(&db, proxy, "?timeout=2&sslmode=disable");
-        let out = within(
-            60,
-            &[
-                "--library",
-                &address,
-                "library",
-                "add",
-                other.to_str().unwrap(),
-            ],
-        );
+        let out = add_to(&address, &other);
         if out.status.success() {
             // Finished (or found it already added) before the freeze point.
             continue;
@@ -169,16 +165,7 @@ fn a_server_that_stops_answering_mid_command_is_given_up_and_nothing_is_half_wri
         given_up += 1;
     }
     assert!(given_up >= 2, "only {given_up} adds were stopped mid-way");
-    let again = within(
-        60,
-        &[
-            "--library",
-            &direct,
-            "library",
-            "add",
-            other.to_str().unwrap(),
-        ],
-    );
+    let again = add_to(&direct, &other);
     assert!(again.status.success(), "{}", stderr(&again));
     let count = |sql: &str| -> i64 { db.client().query_one(sql, &[]).unwrap().get(0) };
     assert_eq!(count("SELECT count(*) FROM documents"), 2);
@@ -213,11 +200,7 @@ fn a_password_in_the_address_is_never_printed_and_timeouts_are_bounded() {
     assert!(!printed.contains(secret), "{printed}");
     assert!(printed.contains("127.0.0.1"), "{printed}");
     // Refused connections and refused logins leave it out too.
-    let closed = TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let closed = closed_port();
     let out = within(
         30,
         &[
@@ -576,15 +559,18 @@ fn a_write_ahead_log_that_cannot_be_read_is_refused_never_read_as_empty() {
     std::fs::copy(&wal, shelf.path().join("library.sqlite-wal")).unwrap();
     drop(holder);
     let lib = shelf.path().join("library.sqlite");
-    let out = tongwen_without_write_access(
-        shelf.path(),
-        &[
-            "--library".as_ref(),
-            lib.as_os_str(),
-            "library".as_ref(),
-            "list".as_ref(),
-        ],
-    );
+    let list = || {
+        tongwen_without_write_access(
+            shelf.path(),
+            &[
+                "--library".as_ref(),
+                lib.as_os_str(),
+                "library".as_ref(),
+                "list".as_ref(),
+            ],
+        )
+    };
+    let out = list();
     assert!(
         !out.status.success(),
         "{}",
@@ -597,15 +583,7 @@ fn a_write_ahead_log_that_cannot_be_read_is_refused_never_read_as_empty() {
     );
     // Without a log, a library in a read-only folder is read as before.
     std::fs::remove_file(shelf.path().join("library.sqlite-wal")).unwrap();
-    let out = tongwen_without_write_access(
-        shelf.path(),
-        &[
-            "--library".as_ref(),
-            lib.as_os_str(),
-            "library".as_ref(),
-            "list".as_ref(),
-        ],
-    );
+    let out = list();
     assert!(out.status.success(), "{}", stderr(&out));
 }
 

@@ -213,11 +213,7 @@ fn within(seconds: u64, location: &str, args: &[&str]) -> Output {
 fn bad_addresses_fail_at_once_with_the_reason_and_never_hang() {
     let Some(db) = database() else { return };
     // Nothing listens on the port.
-    let port = TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = crate::util::closed_port();
     let out = within(
         30,
         &format!("postgres://a@127.0.0.1:{port}/x"),

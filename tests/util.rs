@@ -256,3 +256,11 @@ pub fn within(seconds: u64, args: &[&str]) -> Output {
     }
     child.wait_with_output().expect("output")
 }
+
+/// A port of 127.0.0.1 where nothing listens.
+pub fn closed_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
+}

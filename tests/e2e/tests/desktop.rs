@@ -396,24 +396,7 @@ async fn first_hour(driver: &WebDriver, _home: &Path) -> WebDriverResult<()> {
     screenshot(driver, "11-sample-class").await;
 
     // In Chinese too.
-    driver.find(By::Id("tab-settings")).await?.click().await?;
-    driver
-        .execute(
-            "const s = document.getElementById('settings-language'); s.value = 'zh'; \
-             s.dispatchEvent(new Event('change', {bubbles: true}));",
-            vec![],
-        )
-        .await?;
-    click(driver, "settings-save").await?;
-    wait_for("the interface in Chinese", || async {
-        Ok(driver
-            .execute("return document.documentElement.lang;", vec![])
-            .await?
-            .json()
-            .as_str()
-            .is_some_and(|l| l.starts_with("zh")))
-    })
-    .await?;
+    switch_to_chinese(driver).await?;
     toolbars_on_one_row(driver, "zh").await
 }
 
@@ -897,9 +880,8 @@ async fn exclusions_and_details(driver: &WebDriver, home: &Path) -> WebDriverRes
     Ok(())
 }
 
-/// With the interface in Chinese, an engine error is said in Chinese (from its kind, not Rust's English
-/// message) and the exported report is in Chinese.
-async fn chinese_interface(driver: &WebDriver, home: &Path) -> WebDriverResult<()> {
+/// Settings → language 中文, saved; waits until the interface is in Chinese.
+async fn switch_to_chinese(driver: &WebDriver) -> WebDriverResult<()> {
     driver.find(By::Id("tab-settings")).await?.click().await?;
     driver
         .execute(
@@ -918,6 +900,13 @@ async fn chinese_interface(driver: &WebDriver, home: &Path) -> WebDriverResult<(
             .is_some_and(|l| l.starts_with("zh")))
     })
     .await?;
+    Ok(())
+}
+
+/// With the interface in Chinese, an engine error is said in Chinese (from its kind, not Rust's English
+/// message) and the exported report is in Chinese.
+async fn chinese_interface(driver: &WebDriver, home: &Path) -> WebDriverResult<()> {
+    switch_to_chinese(driver).await?;
 
     let empty = home.join("空白.txt");
     std::fs::write(&empty, "").expect("write an empty submission");
