@@ -3,8 +3,9 @@
 //!
 //! The font is WenQuanYi Micro Hei (`assets/fonts/`, Apache-2.0; Chinese, Latin, punctuation), shipped
 //! compressed in the binary. Only the glyphs a report uses are embedded (subset with `subsetter`), as a
-//! CID-keyed TrueType font with a ToUnicode map, so the text can be searched and copied. Lines are broken
-//! between any two CJK characters and at spaces in Latin text.
+//! CID-keyed TrueType font with a ToUnicode map, so the text can be searched and copied. Its curly
+//! quotes are full-width: in English text they are set narrow (to their ink), in Chinese text left as
+//! they are. Lines are broken between any two CJK characters and at spaces in Latin text.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -77,6 +78,9 @@ struct Glyph {
     width: f32,
     mark: Option<Mark>,
     in_quotes: bool,
+    /// Thousandths of an em the pen moves back before (`.0`) and after (`.1`) the glyph: a CJK
+    /// font's full-width curly quote set narrow in English text (see [`Writer::latin_quotes`]).
+    pull: (u16, u16),
 }
 
 /// Text of one style, ready to break into lines.
@@ -132,6 +136,63 @@ impl Writer {
             width: f32::from(advance) * size / self.units,
             mark,
             in_quotes,
+            pull: (0, 0),
+        }
+    }
+
+    /// The font is a CJK font: its curly quotes and apostrophes are full-width, which English text
+    /// shows as "class’ s". A curly quote between non-CJK neighbours with a letter or digit beside it
+    /// is set as wide as its ink plus a small margin on each side: the pen moves back before the glyph
+    /// to the ink's left edge and after it from the ink's right edge. Chinese text keeps its
+    /// full-width quotes.
+    fn latin_quotes(&self, glyphs: &mut [Glyph], size: f32) {
+        let near = |from: usize, step: isize| -> Option<char> {
+            let mut i = from as isize + step;
+            while i >= 0 && (i as usize) < glyphs.len() {
+                let c = glyphs[i as usize].c;
+                if !c.is_whitespace() {
+                    return Some(c);
+                }
+                i += step;
+            }
+            None
+        };
+        // Thousandths of an em.
+        let em = |units: f32| units * 1000.0 / self.units;
+        let margin = 60.0;
+        let mut narrowed = Vec::new();
+        for (i, g) in glyphs.iter().enumerate() {
+            if !"‘’“”".contains(g.c) {
+                continue;
+            }
+            let (before, after) = (near(i, -1), near(i, 1));
+            let latin = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() && !is_cjk(c));
+            if before.is_some_and(is_cjk)
+                || after.is_some_and(is_cjk)
+                || !(latin(before) || latin(after))
+            {
+                continue;
+            }
+            let Some(id) = self.face.glyph_index(g.c) else {
+                continue;
+            };
+            let (Some(ink), Some(full)) = (
+                self.face.glyph_bounding_box(id),
+                self.face.glyph_hor_advance(id),
+            ) else {
+                continue;
+            };
+            let full = em(f32::from(full));
+            let pull_before = (em(f32::from(ink.x_min)) - margin).max(0.0).round();
+            let pull_after = (full - em(f32::from(ink.x_max)) - margin).max(0.0).round();
+            let narrow = full - pull_before - pull_after;
+            if narrow > 0.0 && narrow < full {
+                narrowed.push((i, (pull_before as u16, pull_after as u16), narrow));
+            }
+        }
+        for (i, pull, narrow) in narrowed {
+            glyphs[i].pull = pull;
+            glyphs[i].width = narrow * size / 1000.0;
         }
     }
 
@@ -142,14 +203,18 @@ impl Writer {
                 out.push(self.glyph(c, size, r.mark, r.in_quotes));
             }
         }
+        self.latin_quotes(&mut out, size);
         out
     }
 
     fn plain(&mut self, text: &str, size: f32) -> Vec<Glyph> {
-        self.shown(text)
+        let mut out: Vec<Glyph> = self
+            .shown(text)
             .chars()
             .map(|c| self.glyph(c, size, None, false))
-            .collect()
+            .collect();
+        self.latin_quotes(&mut out, size);
+        out
     }
 
     /// `text` as the font can draw it: each run of characters it has no glyph for (Arabic, Hebrew,
@@ -251,14 +316,34 @@ impl Writer {
             at += w;
             i = j;
         }
-        let mut hex = String::with_capacity(glyphs.len() * 4);
+        // The glyphs as a TJ array: runs of glyph ids, with the pulls of narrowed quotes between them.
+        let mut shown = String::with_capacity(glyphs.len() * 4 + 4);
+        let mut open = false;
+        let pull_back = |shown: &mut String, open: &mut bool, n: u16| {
+            if n > 0 {
+                if *open {
+                    shown.push('>');
+                    *open = false;
+                }
+                let _ = write!(shown, " {n} ");
+            }
+        };
         for g in glyphs {
-            let _ = write!(hex, "{:04X}", g.gid);
+            pull_back(&mut shown, &mut open, g.pull.0);
+            if !open {
+                shown.push('<');
+                open = true;
+            }
+            let _ = write!(shown, "{:04X}", g.gid);
+            pull_back(&mut shown, &mut open, g.pull.1);
+        }
+        if open {
+            shown.push('>');
         }
         let (r, g, b) = style.colour;
         let _ = writeln!(
             self.page,
-            "BT {r:.3} {g:.3} {b:.3} rg /F1 {:.2} Tf {x:.2} {base:.2} Td <{hex}> Tj ET",
+            "BT {r:.3} {g:.3} {b:.3} rg /F1 {:.2} Tf {x:.2} {base:.2} Td [{shown}] TJ ET",
             style.size
         );
     }
@@ -823,6 +908,38 @@ pub fn render(report: &Report, lang: Lang) -> Result<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn curly_quotes_in_english_are_set_narrow_and_chinese_keeps_full_width_ones() {
+        let mut w = Writer::new().unwrap();
+        let pulls = |w: &mut Writer, text: &str| -> Vec<(char, (u16, u16))> {
+            w.plain(text, 10.0)
+                .iter()
+                .filter(|g| "‘’“”".contains(g.c))
+                .map(|g| (g.c, g.pull))
+                .collect()
+        };
+        let en = pulls(&mut w, "The class’s “template”, ‘single’.");
+        assert_eq!(en.len(), 5);
+        for (c, (before, after)) in &en {
+            // A closing quote's ink is on the left of its full-width box, an opening one's on the right.
+            let closing = *c == '’' || *c == '”';
+            assert!(
+                if closing {
+                    after > before
+                } else {
+                    before > after
+                },
+                "{c}: {before} {after}"
+            );
+        }
+        // Narrow: well under the full-width em of the font's quotes.
+        let apostrophe = w.plain("s’s", 10.0);
+        assert!(apostrophe[1].width < 4.0, "{}", apostrophe[1].width);
+        assert!(pulls(&mut w, "学生引用了“模板”中的‘句子’。")
+            .iter()
+            .all(|(_, p)| *p == (0, 0)));
+    }
 
     #[test]
     fn text_the_font_cannot_draw_is_said_not_drawn_as_boxes() {
