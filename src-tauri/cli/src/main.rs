@@ -613,9 +613,7 @@ fn report_failures<'e>(
 }
 
 fn library_list(engine: &Engine, json: bool, filter: &ListFilter) -> Result<ExitCode> {
-    // A library that is not there (a mistyped path) is said, not listed as empty.
-    engine.open_existing()?;
-    let all = engine.list()?;
+    let all = engine.list_existing()?;
     let filtered = all.len();
     let docs: Vec<DocumentInfo> = all.into_iter().filter(|d| filter.keeps(d)).collect();
     let filtered = filtered != docs.len();

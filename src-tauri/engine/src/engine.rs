@@ -401,10 +401,16 @@ impl Engine {
 
     /// The library's documents, oldest first. A library that does not exist yet is empty.
     pub fn list(&self) -> Result<Vec<DocumentInfo>> {
-        match self.open_read() {
+        match self.list_existing() {
             Err(Error::NoLibrary { .. }) => Ok(Vec::new()),
-            library => library?.list(),
+            listed => listed,
         }
+    }
+
+    /// [`Self::list`], but a library that is not there is [`Error::NoLibrary`] (a mistyped path is
+    /// not an empty library).
+    pub fn list_existing(&self) -> Result<Vec<DocumentInfo>> {
+        self.open_read()?.list()
     }
 
     /// Open the library for changing it, creating it (and its folder) if needed and migrating its

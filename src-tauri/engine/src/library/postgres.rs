@@ -707,14 +707,13 @@ impl PgLibrary {
 
     /// The first connection, watched until the returned guard is dropped.
     fn client(&self) -> Result<Watched<'_>> {
-        let busy = self.watch.begin();
         let client = self
             .client
             .lock()
             .map_err(|_| Error::Internal("a database call panicked"))?;
         Ok(Watched {
             client,
-            _busy: busy,
+            _busy: self.watch.begin(),
         })
     }
 

@@ -105,18 +105,6 @@ pub fn version(conn: &Connection) -> rusqlite::Result<i64> {
     conn.query_row("PRAGMA user_version", [], |r| r.get(0))
 }
 
-/// Apply every migration above the database's version, each in its own transaction (tests and
-/// tools; a library opened for writing uses [`migrate_from`] inside its own write transaction).
-pub fn migrate(conn: &mut Connection) -> rusqlite::Result<()> {
-    let from = version(conn)?;
-    for (i, sql) in MIGRATIONS.iter().enumerate().skip(from.max(0) as usize) {
-        let tx = conn.transaction()?;
-        apply(&tx, sql, i as i64 + 1)?;
-        tx.commit()?;
-    }
-    Ok(())
-}
-
 /// Apply every migration above version `from` inside `tx` (which holds the write lock), so that the
 /// whole schema change commits at once or not at all.
 pub fn migrate_from(tx: &Transaction<'_>, from: i64) -> rusqlite::Result<()> {
@@ -139,10 +127,16 @@ mod tests {
     #[test]
     fn every_migration_applies_from_scratch() {
         let mut conn = Connection::open_in_memory().unwrap();
-        migrate(&mut conn).unwrap();
+        let migrate = |conn: &mut Connection| {
+            let tx = conn.transaction().unwrap();
+            let from = version(&tx).unwrap();
+            migrate_from(&tx, from).unwrap();
+            tx.commit().unwrap();
+        };
+        migrate(&mut conn);
         assert_eq!(version(&conn).unwrap(), SCHEMA_VERSION);
         // Applying again is a no-op.
-        migrate(&mut conn).unwrap();
+        migrate(&mut conn);
         assert_eq!(version(&conn).unwrap(), SCHEMA_VERSION);
     }
 
