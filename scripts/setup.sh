@@ -6,8 +6,10 @@
 # libssl-dev: TLS to a shared library's PostgreSQL server (native-tls, the system's OpenSSL).
 TONGWEN_PACKAGES=(build-essential pkg-config python3 libwebkit2gtk-4.1-dev libssl-dev xvfb xauth
   webkit2gtk-driver fonts-noto-cjk)
-# The test suite also starts a throw-away PostgreSQL 15 server (scripts/postgres.sh).
-TONGWEN_TEST_PACKAGES=(postgresql-15)
+# The test suite also starts a throw-away PostgreSQL 15 server (scripts/postgres.sh), and tests the
+# installed .deb (scripts/package-test.sh): its linters, the desktop entry's validator, man, and a
+# private session bus for the one-window-per-session test.
+TONGWEN_TEST_PACKAGES=(postgresql-15 lintian rpmlint rpm desktop-file-utils man-db dbus-daemon)
 
 ensure_packages() {
   local missing=()

@@ -42,6 +42,7 @@ pub fn configure<R: tauri::Runtime>(
                 commands::class::demo_class,
                 commands::settings::settings_get,
                 commands::settings::settings_set,
+                commands::open::opened_files,
             ]);
     match state {
         Some(state) => builder.manage(state),
@@ -53,15 +54,25 @@ pub fn configure<R: tauri::Runtime>(
             let data = tongwen_engine::library::default_path()
                 .and_then(|p| p.parent().map(Path::to_path_buf))
                 .unwrap_or_else(|| legacy.clone());
-            app.manage(state::AppState::load(&config, &data, Some(&legacy))?);
+            let state = state::AppState::load(&config, &data, Some(&legacy))?;
+            // `tongwen-desktop FILE...`: checked when the window is ready.
+            let cwd = std::env::current_dir().unwrap_or_default();
+            *state::lock(&state.opened)? =
+                commands::open::files_in_args(std::env::args_os().skip(1), &cwd);
+            app.manage(state);
             Ok(())
         }),
     }
 }
 
-/// Run the desktop app.
+/// Run the desktop app: one instance per user session (a second start hands its files to the open
+/// window and exits; without a session bus each start runs on its own).
 pub fn run() {
-    if let Err(e) = configure(tauri::Builder::default(), None).run(tauri::generate_context!()) {
+    let builder =
+        tauri::Builder::default().plugin(tauri_plugin_single_instance::init(|app, argv, cwd| {
+            commands::open::forward(app, argv, &cwd)
+        }));
+    if let Err(e) = configure(builder, None).run(tauri::generate_context!()) {
         eprintln!("tongwen-desktop: {e}");
         std::process::exit(1);
     }

@@ -46,6 +46,9 @@ pub struct AppState {
     pub cancel: AtomicBool,
     /// Where the bundled demo documents are unpacked.
     pub demo_dir: PathBuf,
+    /// Files named on the command line (`tongwen-desktop FILE...`, "Open with"), waiting for the window
+    /// to take them (`opened_files`).
+    pub opened: Mutex<Vec<String>>,
 }
 
 /// Lock a mutex, turning poisoning into an error the UI can show.
@@ -107,6 +110,7 @@ impl AppState {
             last_class: Mutex::new(None),
             cancel: AtomicBool::new(false),
             demo_dir: data_dir.join("demo"),
+            opened: Mutex::new(Vec::new()),
         })
     }
 

@@ -100,6 +100,9 @@ export const libraryUpgrade = (onProgress) => call('library_upgrade', { onProgre
 export const libraryAdd = (paths, onProgress, meta = null) =>
   call('library_add', { paths, meta, onProgress: progressChannel(onProgress) });
 
+/** @returns {Promise<string[]>} files the app was started with (`tongwen-desktop FILE...`), handed over once */
+export const openedFiles = () => call('opened_files');
+
 /** Stops a running add, check, demo, class comparison or library upgrade. */
 export const cancel = () => call('cancel');
 
@@ -211,5 +214,21 @@ export async function onDragDrop(handler) {
     const payload = event?.payload ?? {};
     const type = DRAG_TYPES[payload.type] ?? payload.type;
     handler({ type, paths: Array.isArray(payload.paths) ? payload.paths : [] });
+  });
+}
+
+// ---- files opened with the app ------------------------------------------------------------------
+
+/**
+ * Calls `handler(paths)` when the app is started again with files ("Open with Tongwen" while a window
+ * is open): the second start hands them to this window. Resolves to a function that stops listening; a
+ * no-op outside the shell.
+ */
+export async function onOpenFiles(handler) {
+  const listen = tauri()?.event?.listen;
+  if (typeof listen !== 'function') return () => {};
+  return listen('open-files', (event) => {
+    const paths = Array.isArray(event?.payload) ? event.payload.filter((p) => typeof p === 'string') : [];
+    if (paths.length) handler(paths);
   });
 }

@@ -1,6 +1,7 @@
 // Starts the interface: language, settings and library from Rust (updating a library made by an older
-// Tongwen first), the four tabs, and files dropped on the window (to the library on the Library tab,
-// checked on the Check tab, compared with each other on the Class tab).
+// Tongwen first), the four tabs, files dropped on the window (to the library on the Library tab,
+// checked on the Check tab, compared with each other on the Class tab), and files the app is opened with
+// (`tongwen-desktop FILE...`, "Open with Tongwen", also while the window is open: checked in turn).
 
 import * as api from './api.js';
 import { $ } from './dom.js';
@@ -61,6 +62,22 @@ function listenForDrops() {
     .catch(showError);
 }
 
+// Files the app was asked to open, checked on the Check tab once the task running now has finished.
+let toOpen = [];
+
+function openFiles(paths) {
+  toOpen.push(...paths);
+  openWaiting();
+}
+
+function openWaiting() {
+  if (!toOpen.length || store.get('busy')) return;
+  const paths = toOpen;
+  toOpen = [];
+  showTab('check');
+  checkPaths(paths).catch(showError);
+}
+
 async function boot() {
   initNotices();
   initProgress();
@@ -80,6 +97,10 @@ async function boot() {
     if (tab === 'library') refreshLibrary().catch(showError);
   });
   listenForDrops();
+  store.on('busy', (busy) => {
+    if (!busy) openWaiting();
+  });
+  api.onOpenFiles(openFiles).catch(showError);
 
   try {
     const settings = await api.settingsGet();
@@ -98,6 +119,9 @@ async function boot() {
     // For the end-to-end tests: the first library list has been shown (or the error).
     document.body.classList.add('loaded');
   }
+  // The files the app was started with are checked even when the library could not be listed (the
+  // check then says why).
+  api.openedFiles().then(openFiles).catch(showError);
 }
 
 boot();

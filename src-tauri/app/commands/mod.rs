@@ -4,6 +4,7 @@
 pub mod check;
 pub mod class;
 pub mod library;
+pub mod open;
 pub mod settings;
 
 use serde::Serialize;

@@ -30,6 +30,8 @@ use tongwen_engine::report::text::printable;
 use tongwen_engine::report::{self, Lang, SpanKind};
 use tongwen_engine::{files, Engine, Error};
 
+mod manual;
+
 #[derive(Parser)]
 #[command(
     name = "tongwen",
@@ -66,6 +68,11 @@ enum Command {
     Check(CheckArgs),
     /// Compare a class's submissions (files or folders) with each other, without adding them to the library
     Compare(CompareArgs),
+    /// Print a shell completion script for `tongwen` (bash, zsh, fish, elvish, powershell)
+    Completions { shell: clap_complete::Shell },
+    /// Write the manual pages (tongwen.1 and one per subcommand) into a folder
+    #[command(hide = true)]
+    Man { folder: PathBuf },
     /// Measure the comparison methods on a benchmark with truth (eval-dev's truth.json, or a duplicates
     /// set): precision, recall, F1, deduplication rate and time per document, per method and threshold.
     /// Works in a temporary library; yours is not touched.
@@ -462,6 +469,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             encoding,
         } => extract_cmd(file, json, encoding),
         Command::Check(args) => check_cmd(&engine()?, args),
+        Command::Completions { shell } => manual::completions::<Cli>(shell),
+        Command::Man { folder } => manual::pages::<Cli>(&folder),
         Command::Eval {
             truth,
             method,

@@ -1,0 +1,103 @@
+//! Files the app is asked to open: named on its command line (`tongwen-desktop FILE...`, which is how a
+//! file manager's "Open with Tongwen" starts it), or forwarded by a second start while a window is open
+//! (the single-instance plugin hands over that start's arguments and working folder). The window checks
+//! them on the Check tab.
+
+use std::ffi::OsString;
+use std::path::Path;
+
+use tauri::{AppHandle, Emitter, Manager, Runtime, State};
+
+use crate::error::CommandResult;
+use crate::state::{lock, AppState};
+
+/// The event that tells an open window to check files: its payload is the list of absolute paths.
+pub const OPEN_FILES_EVENT: &str = "open-files";
+
+/// The files among a start's arguments (without the program name), made absolute against `cwd`.
+/// Options (`-…`, which GTK and test drivers may pass) are not files; a `file://` URI (from launchers
+/// that pass URIs) is its path.
+pub fn files_in_args(args: impl IntoIterator<Item = OsString>, cwd: &Path) -> Vec<String> {
+    args.into_iter()
+        .filter(|a| !a.to_string_lossy().starts_with('-'))
+        .map(|a| {
+            let text = a.to_string_lossy();
+            let path = match text.strip_prefix("file://") {
+                Some(uri) => Path::new(&percent_decoded(uri)).to_path_buf(),
+                None => Path::new(&a).to_path_buf(),
+            };
+            cwd.join(path).display().to_string()
+        })
+        .collect()
+}
+
+/// `%XX` escapes of a URI path decoded (bytes that do not form UTF-8 are replaced).
+fn percent_decoded(uri: &str) -> String {
+    let bytes = uri.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = bytes
+            .get(i + 1..i + 3)
+            .and_then(|h| std::str::from_utf8(h).ok())
+            .and_then(|h| u8::from_str_radix(h, 16).ok());
+        match (bytes[i], hex) {
+            (b'%', Some(byte)) => {
+                out.push(byte);
+                i += 3;
+            }
+            (b, _) => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// A second start of the app (`argv` with its program name, from `cwd`): bring the open window forward
+/// and hand it the files.
+pub fn forward<R: Runtime>(app: &AppHandle<R>, argv: Vec<String>, cwd: &str) {
+    let files = files_in_args(argv.into_iter().skip(1).map(OsString::from), Path::new(cwd));
+    if let Some(window) = app.get_webview_window("main") {
+        let _ = window.unminimize();
+        let _ = window.show();
+        let _ = window.set_focus();
+    }
+    if !files.is_empty() {
+        let _ = app.emit_to("main", OPEN_FILES_EVENT, files);
+    }
+}
+
+/// The files the app was started with, handed over once: the window calls this when it is ready.
+#[tauri::command]
+pub fn opened_files(state: State<'_, AppState>) -> CommandResult<Vec<String>> {
+    Ok(std::mem::take(&mut *lock(&state.opened)?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn files_are_absolute_and_options_are_not_files() {
+        let cwd = Path::new("/home/teacher/Downloads");
+        let args = [
+            "essay.docx",
+            "--verbose",
+            "/tmp/b.pdf",
+            "file:///tmp/%E4%BD%9C%E6%96%87%201.txt",
+        ]
+        .map(OsString::from);
+        assert_eq!(
+            files_in_args(args, cwd),
+            [
+                "/home/teacher/Downloads/essay.docx",
+                "/tmp/b.pdf",
+                "/tmp/作文 1.txt"
+            ]
+        );
+        assert_eq!(percent_decoded("a%2"), "a%2");
+        assert_eq!(percent_decoded("%zz%41"), "%zzA");
+    }
+}
