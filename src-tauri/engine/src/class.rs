@@ -14,7 +14,8 @@
 //! - A pair is reported at a threshold when some paragraph of either document is shared at least that
 //!   much ([`Pair::listed`], the check's rule for flagging a paragraph); then every passage the two share
 //!   counts in its ratios, whatever its paragraph's share. Groups are the connected components of the
-//!   reported pairs whose larger ratio is at or above the threshold ([`clusters`]).
+//!   reported pairs ([`clusters`]), whatever their ratios: a student who copied one paragraph in seven
+//!   of a classmate's essay is in the classmate's group.
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -505,20 +506,20 @@ pub fn components(n: usize, edges: impl IntoIterator<Item = (usize, usize)>) -> 
     (0..n).map(|x| root(&mut parent, x)).collect()
 }
 
-/// The groups at `threshold`: connected components (of two or more documents) of the pairs whose larger
-/// ratio is at or above it, largest ratio first.
+/// How [`clusters`] groups submissions, as the reports say it ([`crate::report::class::ClassReport`]).
+pub const GROUPED_BY: &str = "listed_pairs";
+
+/// The groups at `threshold`: connected components (of two or more documents) of the pairs listed at it
+/// ([`Pair::listed`]), whatever their ratios, largest ratio first. A share of 15 % still joins a group:
+/// a teacher reads the groups first, and collusion is often a paragraph or two.
 pub fn clusters(run: &ClassRun, threshold: f64) -> Vec<Cluster> {
-    let strong: Vec<&Pair> = run
-        .pairs
-        .iter()
-        .filter(|p| p.listed(threshold) && p.max_ratio() >= threshold - 1e-9)
-        .collect();
+    let listed: Vec<&Pair> = run.pairs.iter().filter(|p| p.listed(threshold)).collect();
     let label = components(
         run.documents.len(),
-        strong.iter().map(|p| (p.a_index, p.b_index)),
+        listed.iter().map(|p| (p.a_index, p.b_index)),
     );
     let mut groups: BTreeMap<usize, Cluster> = BTreeMap::new();
-    for p in &strong {
+    for p in &listed {
         let group = groups.entry(label[p.a_index]).or_insert_with(|| Cluster {
             files: Vec::new(),
             max_ratio: 0.0,
@@ -615,7 +616,14 @@ mod tests {
                 max_ratio: found.pairs[0].max_ratio()
             }]
         );
-        assert!(clusters(&found, 1.0).is_empty());
+        // A listed pair joins a group whatever its ratios: above x–y's ratios (but not above its
+        // paragraph's share) x and y still make a group.
+        let above = xy.max_ratio() + 0.01;
+        assert!(above < 1.0 && xy.listed(above));
+        assert!(clusters(&found, above)
+            .iter()
+            .any(|c| c.files.contains(&"x.txt".to_string())
+                && c.files.contains(&"y.txt".to_string())));
     }
 
     #[test]

@@ -10,7 +10,7 @@ use serde::Serialize;
 use super::html::{escape, highlight, pct, STYLE};
 use super::text::printable;
 use super::{DocumentReport, Lang, Report};
-use crate::class::{clusters, ClassDocument, ClassRun, Cluster, Pair};
+use crate::class::{clusters, ClassDocument, ClassRun, Cluster, Pair, GROUPED_BY};
 
 /// Documents shown in the matrix at most (those with the strongest pairs first).
 pub const MATRIX_MAX: usize = 60;
@@ -29,7 +29,9 @@ pub struct ClassReport {
     /// Largest ratio first: the pairs with a paragraph shared at least at the threshold
     /// ([`Pair::listed`]), whatever their ratios.
     pub pairs: Vec<Pair>,
-    /// Groups connected by pairs at or above the threshold.
+    /// What connects a group: `"listed_pairs"`, the pairs above ([`crate::class::GROUPED_BY`]).
+    pub grouped_by: &'static str,
+    /// Groups: submissions connected by the listed pairs, whatever their ratios.
     pub clusters: Vec<Cluster>,
 }
 
@@ -72,6 +74,7 @@ impl ClassReport {
                 .filter(|p| p.listed(threshold))
                 .cloned()
                 .collect(),
+            grouped_by: GROUPED_BY,
             clusters: clusters(run, threshold),
         }
     }
@@ -189,9 +192,21 @@ fn documents(out: &mut String, report: &ClassReport, lang: Lang) {
     out.push_str("</table>\n");
 }
 
+/// What a group is, as the HTML and text reports say it.
+const GROUPS_RULE_EN: &str =
+    "Submissions connected by the pairs listed below (each shares a paragraph at \
+     least at the threshold), whatever their shares.";
+const GROUPS_RULE_ZH: &str =
+    "由下列文档对连接起来的作业（每对至少有一段重合达到阈值），不论重合比例大小。";
+
 fn groups(out: &mut String, report: &ClassReport, lang: Lang) {
     let l = |en, zh| lang.pick(en, zh);
-    let _ = writeln!(out, "<h2>{}</h2>", l("Groups", "群组"));
+    let _ = writeln!(
+        out,
+        "<h2>{}</h2>\n<p class=\"meta\">{}</p>",
+        l("Groups", "群组"),
+        l(GROUPS_RULE_EN, GROUPS_RULE_ZH)
+    );
     if report.clusters.is_empty() {
         let _ = writeln!(
             out,
@@ -364,6 +379,9 @@ pub fn render_text(report: &ClassReport, lang: Lang) -> String {
         l("group(s) at threshold", "个群组，阈值"),
         report.threshold
     );
+    if !report.clusters.is_empty() {
+        let _ = writeln!(out, "{}", l(GROUPS_RULE_EN, GROUPS_RULE_ZH));
+    }
     for (i, c) in report.clusters.iter().enumerate() {
         let names: Vec<String> = c.files.iter().map(|f| printable(f).into_owned()).collect();
         let _ = writeln!(

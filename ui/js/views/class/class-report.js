@@ -219,10 +219,10 @@ function renderGroups(report) {
   const pairs = report.pairs ?? [];
   clusters.forEach((cluster, n) => {
     const files = new Set(cluster.files ?? []);
-    // The strong pairs inside the group, strongest first (Rust's order).
+    // The listed pairs that connect the group, strongest first (Rust's order).
     const inside = [];
     pairs.forEach((pair, i) => {
-      if (files.has(pair.a) && files.has(pair.b) && isStrong(pair, report.threshold)) inside.push(i);
+      if (files.has(pair.a) && files.has(pair.b)) inside.push(i);
     });
     const shownPairs = inside.slice(0, GROUP_PAIRS_MAX);
     list.append(
