@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 
-use crate::util::{eval_dev, Sandbox};
+use crate::util::Sandbox;
 
 fn set(name: &str) -> Value {
     let path = tongwen_testdata::repository_root()
@@ -72,8 +72,7 @@ fn score(s: &Sandbox, name: &str, set: &Value) -> (f64, f64, f64) {
 
 #[test]
 fn copies_across_scripts_are_found() {
-    let Some(dir) = eval_dev() else {
-        eprintln!("SKIPPED: eval-dev not found (set TONGWEN_EVAL_DEV)");
+    let Some(dir) = tongwen_testdata::eval_dev_for("copies_across_scripts_are_found") else {
         return;
     };
     let mut rows = Vec::new();

@@ -11,12 +11,11 @@
 
 use serde_json::Value;
 
-use crate::util::{eval_dev, Sandbox};
+use crate::util::Sandbox;
 
 #[test]
 fn eval_dev_scores() {
-    let Some(dir) = eval_dev() else {
-        eprintln!("SKIPPED: eval-dev not found (set TONGWEN_EVAL_DEV)");
+    let Some(dir) = tongwen_testdata::eval_dev_for("eval_dev_scores") else {
         return;
     };
     let s = Sandbox::new();

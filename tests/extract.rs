@@ -10,7 +10,7 @@ use tongwen_engine::extract::{
     extract_bytes, extract_file, BlockKind, ExtractOptions, Extracted, Format,
 };
 
-use crate::util::{docx, eval_dev, stderr, Sandbox};
+use crate::util::{docx, stderr, Sandbox};
 
 /// The paragraphs of `tests/fixtures/conformance/` as every reader must return them. The files indent
 /// the first three paragraphs with two U+3000 (the usual Chinese first-line indent); the readers trim
@@ -259,8 +259,7 @@ fn undecidable(file: &str, index: usize, want: &str, got: &str) -> bool {
 
 #[test]
 fn eval_dev_files_read_as_truth_says() {
-    let Some(dir) = eval_dev() else {
-        eprintln!("SKIPPED: eval-dev not found (set TONGWEN_EVAL_DEV)");
+    let Some(dir) = tongwen_testdata::eval_dev_for("eval_dev_files_read_as_truth_says") else {
         return;
     };
     let truth: Value =

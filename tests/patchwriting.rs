@@ -8,7 +8,7 @@
 
 use serde_json::Value;
 
-use crate::util::{eval_dev, Sandbox};
+use crate::util::Sandbox;
 
 /// Sentences of `text`, each with its closing punctuation.
 fn sentences(text: &str, english: bool) -> Vec<String> {
@@ -135,8 +135,9 @@ pub(crate) fn make_set(
 
 #[test]
 fn a_copied_sentence_in_each_own_paragraph_counts_in_the_ratio() {
-    let Some(dir) = eval_dev() else {
-        eprintln!("SKIPPED: eval-dev not found (set TONGWEN_EVAL_DEV)");
+    let Some(dir) = tongwen_testdata::eval_dev_for(
+        "a_copied_sentence_in_each_own_paragraph_counts_in_the_ratio",
+    ) else {
         return;
     };
     let truth: Value =

@@ -4,8 +4,9 @@
 
 #[test]
 fn the_test_server_is_postgresql_15_run_unprivileged_with_whole_transactions() {
-    let Ok(url) = std::env::var("TONGWEN_TEST_POSTGRES") else {
-        eprintln!("SKIPPED: no test PostgreSQL (scripts/test starts one: TONGWEN_TEST_POSTGRES)");
+    let Some(url) = tongwen_testdata::test_postgres_for(
+        "the_test_server_is_postgresql_15_run_unprivileged_with_whole_transactions",
+    ) else {
         return;
     };
     let mut c = postgres::Client::connect(&url, postgres::NoTls).expect("the test server answers");

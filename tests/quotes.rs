@@ -11,7 +11,7 @@
 use serde_json::Value;
 
 use crate::patchwriting::make_set;
-use crate::util::{eval_dev, Sandbox};
+use crate::util::Sandbox;
 
 const REFERENCES: [&str; 4] = [
     "[1] 王明, 李华. 自由软件社区的协作模式研究[J]. 计算机学报, 2019, 42(3): 512-525.",
@@ -37,8 +37,9 @@ fn written(n: usize, sentence: &str, english: bool) -> (String, &'static str) {
 
 #[test]
 fn quotations_and_references_are_told_apart_from_copying() {
-    let Some(dir) = eval_dev() else {
-        eprintln!("SKIPPED: eval-dev not found (set TONGWEN_EVAL_DEV)");
+    let Some(dir) =
+        tongwen_testdata::eval_dev_for("quotations_and_references_are_told_apart_from_copying")
+    else {
         return;
     };
     let truth: Value =

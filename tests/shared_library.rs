@@ -5,14 +5,14 @@
 //! suite runs a second time with `TONGWEN_TEST_BACKEND=postgres`, see `util`.)
 //!
 //! These tests need the throw-away server `scripts/test` starts (`TONGWEN_TEST_POSTGRES`); without it
-//! they say SKIPPED.
+//! they say SKIPPED, and fail under CI.
 
 use std::net::TcpListener;
 use std::process::{Command, Output};
 
 use serde_json::Value;
 
-use crate::util::{eval_dev, stderr, Sandbox, TestDatabase};
+use crate::util::{stderr, Sandbox, TestDatabase};
 
 fn database() -> Option<TestDatabase> {
     if crate::util::on_postgres() {
@@ -21,7 +21,10 @@ fn database() -> Option<TestDatabase> {
     }
     let db = TestDatabase::create();
     if db.is_none() {
-        eprintln!("SKIPPED: no test PostgreSQL (scripts/test starts one: TONGWEN_TEST_POSTGRES)");
+        tongwen_testdata::missing(
+            "a shared-library test",
+            "the test PostgreSQL server (TONGWEN_TEST_POSTGRES; scripts/test starts one)",
+        );
     }
     db
 }
@@ -552,8 +555,8 @@ fn comparable(json: &str) -> Value {
 
 #[test]
 fn eval_dev_reads_the_same_on_both_backends() {
-    let Some(dir) = eval_dev() else {
-        eprintln!("SKIPPED: eval-dev not found");
+    let Some(dir) = tongwen_testdata::eval_dev_for("eval_dev_reads_the_same_on_both_backends")
+    else {
         return;
     };
     let Some(db) = database() else { return };

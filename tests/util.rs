@@ -176,11 +176,6 @@ pub fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
-/// The eval-dev benchmark, when present (found by `tongwen-testdata`, the one place that looks it up).
-pub fn eval_dev() -> Option<PathBuf> {
-    tongwen_testdata::eval_dev()
-}
-
 /// A .docx with these paragraphs (made with docx-rs, as Word would store them).
 pub fn docx(paragraphs: &[&str]) -> Vec<u8> {
     use docx_rs::{Docx, Paragraph, Run};

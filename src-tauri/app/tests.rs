@@ -688,7 +688,7 @@ struct ServerDatabase {
 
 impl ServerDatabase {
     fn create(name: &str) -> Option<ServerDatabase> {
-        let admin = std::env::var("TONGWEN_TEST_POSTGRES").ok()?;
+        let admin = tongwen_testdata::test_postgres_for(name)?;
         let name = format!("app_{name}_{}", std::process::id());
         let mut c = postgres::Client::connect(&admin, postgres::NoTls).unwrap();
         c.batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
@@ -713,7 +713,6 @@ impl Drop for ServerDatabase {
 #[test]
 fn a_shared_library_is_chosen_in_settings_and_a_reader_may_check_but_not_add() {
     let Some(db) = ServerDatabase::create("shared") else {
-        eprintln!("SKIPPED: no test PostgreSQL (TONGWEN_TEST_POSTGRES)");
         return;
     };
     let t = app();

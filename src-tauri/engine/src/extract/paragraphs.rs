@@ -846,20 +846,15 @@ mod tests {
         out
     }
 
-    /// The eval-dev folder, or a path that does not exist (the tests then skip).
-    fn eval_dev_dir() -> std::path::PathBuf {
-        tongwen_testdata::eval_dev().unwrap_or_default()
-    }
-
     /// Hard-wrapping the eval-dev library paragraphs (at 60, 72 and 80 columns; with blank lines
     /// between, or without blank lines with the first line indented: four spaces for English, two
     /// U+3000 for Chinese) must give them back; so must one paragraph per line without blank lines.
     #[test]
     fn eval_dev_rewrapped() {
-        let Ok(entries) = std::fs::read_dir(eval_dev_dir().join("library")) else {
-            eprintln!("eval-dev not found; skipped");
+        let Some(dir) = tongwen_testdata::eval_dev_for("eval_dev_rewrapped") else {
             return;
         };
+        let entries = std::fs::read_dir(dir.join("library")).expect("eval-dev's library folder");
         let squash = |s: &str| {
             // Hyphens are ignored: "up- or down" wrapped after "up-" is joined as "upor down", the
             // documented price of undoing end-of-line hyphenation.
@@ -930,11 +925,10 @@ mod tests {
     /// files): every text file must split into exactly the paragraphs of truth.json.
     #[test]
     fn eval_dev_txt_files() {
-        let dir = eval_dev_dir();
-        let Ok(truth) = std::fs::read(dir.join("truth.json")) else {
-            eprintln!("eval-dev not found at {}; skipped", dir.display());
+        let Some(dir) = tongwen_testdata::eval_dev_for("eval_dev_txt_files") else {
             return;
         };
+        let truth = std::fs::read(dir.join("truth.json")).expect("eval-dev's truth.json");
         let truth: serde_json::Value = serde_json::from_slice(&truth).expect("truth.json");
         let squash = |s: &str| s.chars().filter(|c| !c.is_whitespace()).collect::<String>();
         let mut checked = 0;

@@ -1816,8 +1816,9 @@ mod tests {
     /// snapshot: rows committed after it began are seen by neither. Needs the test server.
     #[test]
     fn split_lookups_share_one_snapshot_on_two_connections() {
-        let Ok(admin) = std::env::var("TONGWEN_TEST_POSTGRES") else {
-            eprintln!("SKIPPED: no test PostgreSQL (TONGWEN_TEST_POSTGRES)");
+        let Some(admin) = tongwen_testdata::test_postgres_for(
+            "split_lookups_share_one_snapshot_on_two_connections",
+        ) else {
             return;
         };
         let connect = || Client::connect(&admin, NoTls).expect("test server");

@@ -416,11 +416,10 @@ fn no_panic_on_damaged_input() {
 /// The eval-dev benchmark: each .docx must give exactly its truth paragraphs (whitespace ignored).
 #[test]
 fn eval_dev_docx_files() {
-    let dir = eval_dev_dir();
-    let Ok(truth) = std::fs::read(dir.join("truth.json")) else {
-        eprintln!("eval-dev not found at {}; skipped", dir.display());
+    let Some(dir) = tongwen_testdata::eval_dev_for("eval_dev_docx_files") else {
         return;
     };
+    let truth = std::fs::read(dir.join("truth.json")).expect("eval-dev's truth.json");
     let truth: serde_json::Value = serde_json::from_slice(&truth).expect("truth.json");
     let squash = |s: &str| s.chars().filter(|c| !c.is_whitespace()).collect::<String>();
     let (mut checked, mut failures) = (0, Vec::new());
@@ -710,11 +709,9 @@ fn digest(blocks: &[Block]) -> u64 {
 
 #[test]
 fn eval_dev_docx_outputs_are_pinned() {
-    let dir = eval_dev_dir();
-    if !dir.join("truth.json").exists() {
-        eprintln!("eval-dev not found at {}; skipped", dir.display());
+    let Some(dir) = tongwen_testdata::eval_dev_for("eval_dev_docx_outputs_are_pinned") else {
         return;
-    }
+    };
     let mut failures = Vec::new();
     for &(name, want, count) in EVAL_DEV_DIGESTS {
         let bytes = std::fs::read(dir.join(name)).expect("eval-dev file");
@@ -730,14 +727,6 @@ fn eval_dev_docx_outputs_are_pinned() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-}
-
-fn eval_dev_dir() -> std::path::PathBuf {
-    std::env::var_os("TONGWEN_EVAL_DEV")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| {
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/eval-dev")
-        })
 }
 
 const W_NS: &str = r#"xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006" xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:wps="http://schemas.microsoft.com/office/word/2010/wordprocessingShape" xmlns:v="urn:schemas-microsoft-com:vml""#;

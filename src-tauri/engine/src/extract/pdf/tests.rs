@@ -343,8 +343,8 @@ fn random_garbage_does_not_panic() {
 
 // ---- The development benchmark -------------------------------------------------------------------------
 
-fn eval_dev() -> Option<PathBuf> {
-    tongwen_testdata::eval_dev()
+fn eval_dev(test: &str) -> Option<PathBuf> {
+    tongwen_testdata::eval_dev_for(test)
 }
 
 fn load_truth(dir: &Path) -> serde_json::Value {
@@ -391,7 +391,9 @@ fn first_mismatch(got: &[String], want: &[String]) -> Option<String> {
 
 #[test]
 fn eval_dev_queries_match_truth() {
-    let Some(dir) = eval_dev() else { return };
+    let Some(dir) = eval_dev("eval_dev_queries_match_truth") else {
+        return;
+    };
     let truth = load_truth(&dir);
     let queries = truth["queries"].as_object().expect("queries");
     let mut failures = Vec::new();
@@ -427,7 +429,9 @@ fn eval_dev_queries_match_truth() {
 
 #[test]
 fn eval_dev_library_matches_truth() {
-    let Some(dir) = eval_dev() else { return };
+    let Some(dir) = eval_dev("eval_dev_library_matches_truth") else {
+        return;
+    };
     let truth = load_truth(&dir);
     // Library paragraphs the queries quote, by file and index.
     let mut known: HashMap<String, HashMap<usize, String>> = HashMap::new();
@@ -552,7 +556,7 @@ fn fuzz_long() {
         fixture("simple.pdf"),
         fixture("cjk-identity-h.pdf"),
     ];
-    if let Some(dir) = eval_dev() {
+    if let Some(dir) = eval_dev("fuzz_long") {
         for name in ["queries/q054.pdf", "library/manpages-zh-012.pdf"] {
             files.extend(std::fs::read(dir.join(name)).ok());
         }
