@@ -231,10 +231,21 @@ fn a_class_is_compared_regrouped_and_exported_without_touching_the_library() {
     let span = &report["pairs"][0]["matches"][0]["spans"][0];
     assert!(span["a_utf16"].is_array() && span["b_utf16"].is_array());
     assert_eq!(report["clusters"][0]["files"].as_array().unwrap().len(), 3);
-    // Re-grouped at a threshold no pair reaches, without comparing again.
+    // Re-grouped at a threshold no pair's ratio reaches, without comparing again: each pair still shares
+    // a whole paragraph, so it is listed, and the listed pairs still make one group.
     let strict = t.call("class_report", json!({"threshold": 1.0})).unwrap();
-    assert_eq!(strict["clusters"], json!([]));
     assert_eq!(strict["pairs"].as_array().unwrap().len(), 3);
+    assert!(strict["pairs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|p| p["a_ratio"]
+            .as_f64()
+            .unwrap()
+            .max(p["b_ratio"].as_f64().unwrap())
+            < 1.0));
+    assert_eq!(strict["grouped_by"], "listed_pairs");
+    assert_eq!(strict["clusters"][0]["files"].as_array().unwrap().len(), 3);
     let out = t.dir.path().join("class.html");
     t.call(
         "class_export_html",
