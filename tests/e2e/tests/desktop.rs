@@ -832,19 +832,15 @@ async fn class_comparison(driver: &WebDriver, home: &Path) -> WebDriverResult<()
     })
     .await?;
 
-    // The threshold re-groups without comparing again: no group at 100%, the pair stays listed.
+    // The threshold re-filters without comparing again: at 100% the pair, which shares a whole
+    // paragraph, stays listed and grouped, but no longer highlighted (its ratios are below 100%).
     let slider = driver.find(By::Id("class-threshold")).await?;
     set_slider(driver, &slider, "1").await?;
-    wait_for("no group at threshold 1", || async {
+    wait_for("the pair not highlighted at threshold 1", || async {
         Ok(driver
-            .find_all(By::Css("#class-groups > li"))
+            .find_all(By::Css("#class-pairs tbody tr.strong"))
             .await?
-            .is_empty()
-            && driver
-                .find(By::Id("class-no-groups"))
-                .await?
-                .is_displayed()
-                .await?)
+            .is_empty())
     })
     .await?;
     assert_eq!(
@@ -854,9 +850,18 @@ async fn class_comparison(driver: &WebDriver, home: &Path) -> WebDriverResult<()
             .len(),
         1
     );
+    assert_eq!(
+        driver.find_all(By::Css("#class-groups > li")).await?.len(),
+        1,
+        "a listed pair is a group whatever its ratios"
+    );
     set_slider(driver, &slider, "0.3").await?;
-    wait_for("the group back at 0.3", || async {
-        Ok(driver.find_all(By::Css("#class-groups > li")).await?.len() == 1)
+    wait_for("the pair highlighted again at 0.3", || async {
+        Ok(driver
+            .find_all(By::Css("#class-pairs tbody tr.strong"))
+            .await?
+            .len()
+            == 1)
     })
     .await?;
 
