@@ -4,6 +4,7 @@
 mod class;
 mod cli;
 mod cross_script;
+mod docs;
 mod eval_dev;
 mod extract;
 mod hostile;

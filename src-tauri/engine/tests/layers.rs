@@ -9,6 +9,7 @@
 //! (the read path) do not name each other. Inside every folder module, the files do not name each other
 //! (`super::x`) in a loop. This test reads the sources, so anyone can check the rule with
 //! `cargo test -p tongwen-engine --test layers`; a new top-level module or re-export must be placed here.
+//! The code map these layers belong to: docs/ARCHITECTURE.md.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};

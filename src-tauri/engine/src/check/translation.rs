@@ -31,8 +31,8 @@ use crate::library::Sources;
 use crate::text::normalize;
 
 /// The default translation threshold: the share of a submission paragraph that must translate one
-/// library paragraph for the match to be reported. Calibrated on `tests/fixtures/translation` (README,
-/// "Copies by translation").
+/// library paragraph for the match to be reported. Calibrated on `tests/fixtures/translation`
+/// (docs/how-it-works.md, "Copies by translation").
 pub const TRANSLATION_THRESHOLD: f64 = 0.45;
 /// Concept keys looked up per paragraph (rarest first).
 pub const LOOKUPS: usize = 32;

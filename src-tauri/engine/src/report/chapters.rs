@@ -1,6 +1,6 @@
 //! A document's chapters, for the per-chapter figures of a report.
 //!
-//! Rules (README, "Figures"):
+//! Rules (docs/how-it-works.md, "Figures"):
 //! - A chapter starts at a heading of level 1 (or of no known level) as the reader marks it
 //!   ([`crate::extract::Block::starts_chapter`]) unless its numbering shows a sub-level (`1.2`, `2.3.1`,
 //!   `（一）`, `(1)`, `1)`), and at a paragraph that reads as a chapter heading whatever the format

@@ -1,6 +1,6 @@
 //! The class report (`tongwen compare`): every submission, every pair that shares text, the groups at
 //! the threshold, and with `--with-library` each submission's check against the library. JSON is the
-//! contract (README, "Comparing a class"); the HTML page is self-contained like the check report: a pair
+//! contract (docs/user-guide.md, "Comparing a class"); the HTML page is self-contained like the check report: a pair
 //! list, a similarity matrix, the groups, and each pair's shared passages side by side.
 
 use std::fmt::Write;

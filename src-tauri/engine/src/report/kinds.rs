@@ -1,7 +1,7 @@
 //! What kind of text a copied passage is, read from the submission itself: a **quotation** (inside
 //! quotation marks with a citation nearby), an entry of the **references** section, or plain copying.
 //!
-//! Rules (README, "Quotes and references"):
+//! Rules (docs/how-it-works.md, "Quotes and references"):
 //! - Quoted regions are the text between matching marks “…” 「…」 『…』 ‘…’ or straight "…" (paired in
 //!   order), marks included.
 //! - A quoted region is **cited** when, within [`NEAR`] characters after its closing mark, a citation

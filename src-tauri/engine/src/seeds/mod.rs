@@ -1,6 +1,6 @@
 //! The seed papers' own fingerprint methods, each as its paper describes it, so that `check --method`,
 //! `library duplicates --method` and `tongwen eval` can run them side by side with Tongwen's own
-//! (README, "The seed methods", lists every choice made where a paper leaves a detail open):
+//! (docs/accuracy.md, "The seed methods", lists every choice made where a paper leaves a detail open):
 //!
 //! - `simhash-blocks` (seed 001): the TF-IDF SimHash of 002, indexed by its four 16-bit blocks (any
 //!   signature within 3 bits shares a block), each candidate verified by its word-overlap ratio;

@@ -1,0 +1,137 @@
+//! The documentation a newcomer reads: a README short enough to read (at most 150 lines), and every
+//! link of the README, `docs/` and the folders' READMEs resolving to a file of the repository, and an
+//! anchor (`page.md#heading`) to a heading of that page.
+
+use std::path::{Path, PathBuf};
+
+fn root() -> PathBuf {
+    tongwen_testdata::repository_root()
+}
+
+/// GitHub's anchor of a heading: lower case, spaces to hyphens, punctuation (but `-` and `_`) dropped.
+fn anchor(heading: &str) -> String {
+    heading
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter_map(|c| match c {
+            ' ' => Some('-'),
+            c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
+            _ => None,
+        })
+        .collect()
+}
+
+fn anchors(page: &str) -> Vec<String> {
+    page.lines()
+        .filter(|l| l.starts_with('#'))
+        .map(|l| anchor(l.trim_start_matches('#')))
+        .collect()
+}
+
+/// The targets of the Markdown links `[text](target)` and images `![alt](target)` on a page.
+fn links(page: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = page;
+    while let Some(at) = rest.find("](") {
+        rest = &rest[at + 2..];
+        if let Some(end) = rest.find(')') {
+            out.push(rest[..end].to_string());
+        }
+    }
+    out
+}
+
+fn pages() -> Vec<PathBuf> {
+    let root = root();
+    let mut pages = vec![root.join("README.md"), root.join("ui/API.md")];
+    for dir in ["docs", "tests/fixtures", "assets"] {
+        let mut stack = vec![root.join(dir)];
+        while let Some(d) = stack.pop() {
+            for entry in std::fs::read_dir(&d).unwrap_or_else(|e| panic!("{}: {e}", d.display())) {
+                let path = entry.expect("a folder entry").path();
+                if path.is_dir() {
+                    stack.push(path);
+                } else if path.extension().is_some_and(|e| e == "md") {
+                    pages.push(path);
+                }
+            }
+        }
+    }
+    pages
+}
+
+fn broken_links(page: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(page).expect("a page");
+    let mut broken = Vec::new();
+    for link in links(&text) {
+        if link.starts_with("http://")
+            || link.starts_with("https://")
+            || link.starts_with("mailto:")
+        {
+            continue;
+        }
+        let (file, fragment) = link.split_once('#').unwrap_or((&link, ""));
+        let target = if file.is_empty() {
+            page.to_path_buf()
+        } else {
+            page.parent().expect("a folder").join(file)
+        };
+        if !target.exists() {
+            broken.push(format!("{link}: no such file"));
+            continue;
+        }
+        if !fragment.is_empty() && target.extension().is_some_and(|e| e == "md") {
+            let heading = std::fs::read_to_string(&target).expect("a linked page");
+            if !anchors(&heading).iter().any(|a| a == fragment) {
+                broken.push(format!("{link}: no such heading"));
+            }
+        }
+    }
+    broken
+}
+
+#[test]
+fn the_readme_is_short_and_every_link_resolves() {
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    let lines = readme.lines().count();
+    assert!(
+        lines <= 150,
+        "README.md has {lines} lines; move detail into docs/"
+    );
+    let pages = pages();
+    assert!(pages.len() > 10, "{pages:?}");
+    let broken: Vec<String> = pages
+        .iter()
+        .flat_map(|p| {
+            broken_links(p)
+                .into_iter()
+                .map(move |b| format!("{}: {b}", p.display()))
+        })
+        .collect();
+    assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));
+}
+
+#[test]
+fn links_and_anchors_are_read_as_github_does() {
+    assert_eq!(
+        anchor(" Copies by translation (Chinese ↔ English)"),
+        "copies-by-translation-chinese--english"
+    );
+    assert_eq!(anchor("The `tongwen` command"), "the-tongwen-command");
+    assert_eq!(
+        links("see [a](b.md#c) and ![x](y.png), not (z)"),
+        ["b.md#c", "y.png"]
+    );
+    let dir = tempfile::tempdir().expect("tmp");
+    let page = dir.path().join("page.md");
+    std::fs::write(
+        &page,
+        "# Title\n\n[ok](#title) [bad](#nothing) [gone](missing.md)\n",
+    )
+    .expect("write");
+    assert_eq!(
+        broken_links(&page),
+        ["#nothing: no such heading", "missing.md: no such file"]
+    );
+}
