@@ -56,6 +56,23 @@ pub fn cli_binary() -> PathBuf {
     app_binary().with_file_name("tongwen")
 }
 
+/// `tongwen library add PATH` into the default library of the app started with `home` (its
+/// `XDG_DATA_HOME` is `home/data`), as a user adds documents from a terminal.
+pub fn add_with_the_command(home: &Path, path: &Path) {
+    let added = Command::new(cli_binary())
+        .args(["library", "add"])
+        .arg(path)
+        .env("XDG_DATA_HOME", home.join("data"))
+        .env_remove("TONGWEN_LIBRARY")
+        .output()
+        .expect("run tongwen");
+    assert!(
+        added.status.success(),
+        "{}",
+        String::from_utf8_lossy(&added.stderr)
+    );
+}
+
 pub fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
@@ -112,19 +129,16 @@ where
 /// Click a button the way a user would reach it: scrolled into the middle of the view first (a sticky
 /// header covers the top of a scrolled page).
 pub async fn click(driver: &WebDriver, id: &str) -> WebDriverResult<()> {
-    let e = driver.find(By::Id(id)).await?;
-    driver
-        .execute(
-            "arguments[0].scrollIntoView({block: 'center'});",
-            vec![e.to_json()?],
-        )
-        .await?;
-    e.click().await
+    click_by(driver, By::Id(id)).await
 }
 
 /// Click the first element matching `css`, scrolled into the middle of the view first.
 pub async fn click_css(driver: &WebDriver, css: &str) -> WebDriverResult<()> {
-    let e = driver.find(By::Css(css)).await?;
+    click_by(driver, By::Css(css)).await
+}
+
+async fn click_by(driver: &WebDriver, by: By) -> WebDriverResult<()> {
+    let e = driver.find(by).await?;
     driver
         .execute(
             "arguments[0].scrollIntoView({block: 'center'});",

@@ -35,18 +35,7 @@ async fn first_hour_one_library_samples_and_one_row_toolbars() -> WebDriverResul
         "这一段由命令行工具加入默认文献库，应用第一次启动时就应当在文献库页面里看到它。\n",
     )
     .expect("write the document");
-    let added = Command::new(cli_binary())
-        .args(["library", "add"])
-        .arg(&doc)
-        .env("XDG_DATA_HOME", home.path().join("data"))
-        .env_remove("TONGWEN_LIBRARY")
-        .output()
-        .expect("run tongwen");
-    assert!(
-        added.status.success(),
-        "{}",
-        String::from_utf8_lossy(&added.stderr)
-    );
+    add_with_the_command(home.path(), &doc);
     session(home.path(), |driver, home| async move {
         let result = first_hour(&driver, home).await;
         (driver, result)

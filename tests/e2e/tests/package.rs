@@ -58,18 +58,7 @@ fn exec_args(files: &[PathBuf]) -> Vec<String> {
 /// `home`) and `names` copies of the demo submission, which copies from them.
 fn library_and_submissions(home: &Path, names: &[&str]) -> Vec<PathBuf> {
     let demo = repo().join("assets/demo");
-    let added = Command::new(cli_binary())
-        .args(["library", "add"])
-        .arg(demo.join("library"))
-        .env("XDG_DATA_HOME", home.join("data"))
-        .env_remove("TONGWEN_LIBRARY")
-        .output()
-        .expect("run tongwen");
-    assert!(
-        added.status.success(),
-        "{}",
-        String::from_utf8_lossy(&added.stderr)
-    );
+    add_with_the_command(home, &demo.join("library"));
     let essay = std::fs::read(demo.join("submissions/student-essay.txt")).expect("the demo essay");
     let folder = home.join("Downloads");
     std::fs::create_dir_all(&folder).expect("a folder");
