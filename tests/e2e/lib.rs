@@ -59,17 +59,22 @@ pub fn cli_binary() -> PathBuf {
 /// `tongwen library add PATH` into the default library of the app started with `home` (its
 /// `XDG_DATA_HOME` is `home/data`), as a user adds documents from a terminal.
 pub fn add_with_the_command(home: &Path, path: &Path) {
-    let added = Command::new(cli_binary())
-        .args(["library", "add"])
-        .arg(path)
-        .env("XDG_DATA_HOME", home.join("data"))
-        .env_remove("TONGWEN_LIBRARY")
-        .output()
-        .expect("run tongwen");
+    succeeds(
+        Command::new(cli_binary())
+            .args(["library", "add"])
+            .arg(path)
+            .env("XDG_DATA_HOME", home.join("data"))
+            .env_remove("TONGWEN_LIBRARY"),
+    );
+}
+
+/// Run `command` to its end; it must succeed (its standard error is the failure's message).
+pub fn succeeds(command: &mut Command) {
+    let out = command.output().expect("run the command");
     assert!(
-        added.status.success(),
+        out.status.success(),
         "{}",
-        String::from_utf8_lossy(&added.stderr)
+        String::from_utf8_lossy(&out.stderr)
     );
 }
 

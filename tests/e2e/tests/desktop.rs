@@ -214,17 +214,12 @@ async fn scenario(driver: &WebDriver, home: &Path) -> WebDriverResult<()> {
     .expect("write the extra document");
     let cli = cli_binary();
     assert!(cli.is_file(), "build the command first: {}", cli.display());
-    let added = Command::new(&cli)
-        .arg("--library")
-        .arg(&library_path)
-        .args(["library", "add"])
-        .arg(&extra)
-        .output()
-        .expect("run tongwen");
-    assert!(
-        added.status.success(),
-        "{}",
-        String::from_utf8_lossy(&added.stderr)
+    succeeds(
+        Command::new(&cli)
+            .arg("--library")
+            .arg(&library_path)
+            .args(["library", "add"])
+            .arg(&extra),
     );
     driver.find(By::Id("tab-library")).await?.click().await?;
     wait_for("the document the command added", || async {
