@@ -912,3 +912,24 @@ fn every_error_kind_is_said_in_both_languages_of_the_interface() {
         );
     }
 }
+
+#[test]
+fn files_of_a_second_start_wait_for_the_window_and_are_handed_over_once() {
+    use tauri::Manager;
+    let t = app();
+    assert_eq!(t.call("opened_files", json!({})).unwrap(), json!([]));
+    crate::commands::open::forward(
+        t.webview.app_handle(),
+        vec![
+            "tongwen-desktop".into(),
+            "essay.docx".into(),
+            "--flag".into(),
+        ],
+        "/home/teacher",
+    );
+    assert_eq!(
+        t.call("opened_files", json!({})).unwrap(),
+        json!(["/home/teacher/essay.docx"])
+    );
+    assert_eq!(t.call("opened_files", json!({})).unwrap(), json!([]));
+}

@@ -100,7 +100,7 @@ export const libraryUpgrade = (onProgress) => call('library_upgrade', { onProgre
 export const libraryAdd = (paths, onProgress, meta = null) =>
   call('library_add', { paths, meta, onProgress: progressChannel(onProgress) });
 
-/** @returns {Promise<string[]>} files the app was started with (`tongwen-desktop FILE...`), handed over once */
+/** @returns {Promise<string[]>} files the app was asked to open (`tongwen-desktop FILE...`), each handed over once */
 export const openedFiles = () => call('opened_files');
 
 /** Stops a running add, check, demo, class comparison or library upgrade. */
@@ -220,15 +220,12 @@ export async function onDragDrop(handler) {
 // ---- files opened with the app ------------------------------------------------------------------
 
 /**
- * Calls `handler(paths)` when the app is started again with files ("Open with Tongwen" while a window
- * is open): the second start hands them to this window. Resolves to a function that stops listening; a
- * no-op outside the shell.
+ * Calls `handler()` when the app is started again with files ("Open with Tongwen" while a window is
+ * open): the second start leaves them for this window, to take with `openedFiles()`. Resolves to a
+ * function that stops listening; a no-op outside the shell.
  */
 export async function onOpenFiles(handler) {
   const listen = tauri()?.event?.listen;
   if (typeof listen !== 'function') return () => {};
-  return listen('open-files', (event) => {
-    const paths = Array.isArray(event?.payload) ? event.payload.filter((p) => typeof p === 'string') : [];
-    if (paths.length) handler(paths);
-  });
+  return listen('open-files', () => handler());
 }

@@ -100,7 +100,8 @@ async function boot() {
   store.on('busy', (busy) => {
     if (!busy) openWaiting();
   });
-  api.onOpenFiles(openFiles).catch(showError);
+  const takeOpened = () => api.openedFiles().then(openFiles).catch(showError);
+  api.onOpenFiles(takeOpened).catch(showError);
 
   try {
     const settings = await api.settingsGet();
@@ -121,7 +122,7 @@ async function boot() {
   }
   // The files the app was started with are checked even when the library could not be listed (the
   // check then says why).
-  api.openedFiles().then(openFiles).catch(showError);
+  takeOpened();
 }
 
 boot();

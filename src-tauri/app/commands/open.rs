@@ -11,7 +11,7 @@ use tauri::{AppHandle, Emitter, Manager, Runtime, State};
 use crate::error::CommandResult;
 use crate::state::{lock, AppState};
 
-/// The event that tells an open window to check files: its payload is the list of absolute paths.
+/// The event that tells an open window there are files to take (`opened_files`) and check.
 pub const OPEN_FILES_EVENT: &str = "open-files";
 
 /// The files among a start's arguments (without the program name), made absolute against `cwd`.
@@ -56,7 +56,9 @@ fn percent_decoded(uri: &str) -> String {
 }
 
 /// A second start of the app (`argv` with its program name, from `cwd`): bring the open window forward
-/// and hand it the files.
+/// and hand it the files. They wait in the state like the first start's, and the event tells the
+/// window to take them: a window still starting, which does not listen yet, takes them when it is
+/// ready, so none is lost.
 pub fn forward<R: Runtime>(app: &AppHandle<R>, argv: Vec<String>, cwd: &str) {
     let files = files_in_args(argv.into_iter().skip(1).map(OsString::from), Path::new(cwd));
     if let Some(window) = app.get_webview_window("main") {
@@ -64,12 +66,19 @@ pub fn forward<R: Runtime>(app: &AppHandle<R>, argv: Vec<String>, cwd: &str) {
         let _ = window.show();
         let _ = window.set_focus();
     }
-    if !files.is_empty() {
-        let _ = app.emit_to("main", OPEN_FILES_EVENT, files);
+    if files.is_empty() {
+        return;
+    }
+    if let Some(state) = app.try_state::<AppState>() {
+        if let Ok(mut waiting) = lock(&state.opened) {
+            waiting.extend(files);
+            let _ = app.emit_to("main", OPEN_FILES_EVENT, ());
+        }
     }
 }
 
-/// The files the app was started with, handed over once: the window calls this when it is ready.
+/// The files the app was asked to open and the window has not taken yet, handed over once: the window
+/// calls this when it is ready and on each `open-files` event.
 #[tauri::command]
 pub fn opened_files(state: State<'_, AppState>) -> CommandResult<Vec<String>> {
     Ok(std::mem::take(&mut *lock(&state.opened)?))
