@@ -103,13 +103,17 @@ pub fn start_driver(home: &Path) -> (Driver, u16) {
         .spawn()
         .expect("tauri-driver on PATH (cargo install tauri-driver --version ^2 --locked)");
     let driver = Driver(child);
+    // Both must listen before a session is asked for: tauri-driver, and the WebKitWebDriver it starts
+    // (asked too early, tauri-driver answers that it could not reach it).
     let start = Instant::now();
-    while TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(
-            start.elapsed() < Duration::from_secs(20),
-            "tauri-driver did not start"
-        );
-        std::thread::sleep(Duration::from_millis(100));
+    for (what, port) in [("tauri-driver", port), ("WebKitWebDriver", native)] {
+        while TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(
+                start.elapsed() < Duration::from_secs(20),
+                "{what} did not start"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
     }
     (driver, port)
 }
