@@ -46,8 +46,8 @@ pub struct AppState {
     pub cancel: AtomicBool,
     /// Where the bundled demo documents are unpacked.
     pub demo_dir: PathBuf,
-    /// Files named on the command line (`tongwen-desktop FILE...`, "Open with"), waiting for the window
-    /// to take them (`opened_files`).
+    /// Files the app was asked to open (`tongwen-desktop FILE...`, "Open with", also by a second start),
+    /// waiting for the window to take them (`opened_files`).
     pub opened: Mutex<Vec<String>>,
 }
 

@@ -135,6 +135,19 @@ where
     }
 }
 
+/// Wait until exactly `n` elements match `css` (`what` names the wait when it times out).
+pub async fn wait_count(
+    driver: &WebDriver,
+    what: &str,
+    css: &str,
+    n: usize,
+) -> WebDriverResult<()> {
+    wait_for(what, || async {
+        Ok(driver.find_all(By::Css(css)).await?.len() == n)
+    })
+    .await
+}
+
 /// Click a button the way a user would reach it: scrolled into the middle of the view first (a sticky
 /// header covers the top of a scrolled page).
 pub async fn click(driver: &WebDriver, id: &str) -> WebDriverResult<()> {

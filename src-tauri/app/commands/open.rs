@@ -4,9 +4,9 @@
 //! them on the Check tab.
 
 use std::ffi::OsString;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use tauri::{AppHandle, Emitter, Manager, Runtime, State};
+use tauri::{AppHandle, Emitter, Manager, Runtime, State, Url};
 
 use crate::error::CommandResult;
 use crate::state::{lock, AppState};
@@ -15,44 +15,21 @@ use crate::state::{lock, AppState};
 pub const OPEN_FILES_EVENT: &str = "open-files";
 
 /// The files among a start's arguments (without the program name), made absolute against `cwd`.
-/// Options (`-…`, which GTK and test drivers may pass) are not files; a `file://` URI (from launchers
-/// that pass URIs) is its path.
+/// Options (`-…`, which GTK and test drivers may pass) are not files; a local `file://` URI (from
+/// launchers that pass URIs) is its path.
 pub fn files_in_args(args: impl IntoIterator<Item = OsString>, cwd: &Path) -> Vec<String> {
     args.into_iter()
         .filter(|a| !a.to_string_lossy().starts_with('-'))
         .map(|a| {
-            let text = a.to_string_lossy();
-            let path = match text.strip_prefix("file://") {
-                Some(uri) => Path::new(&percent_decoded(uri)).to_path_buf(),
-                None => Path::new(&a).to_path_buf(),
-            };
+            let uri = a.to_string_lossy();
+            let path = uri
+                .starts_with("file://")
+                .then(|| Url::parse(&uri).ok()?.to_file_path().ok())
+                .flatten()
+                .unwrap_or_else(|| PathBuf::from(&a));
             cwd.join(path).display().to_string()
         })
         .collect()
-}
-
-/// `%XX` escapes of a URI path decoded (bytes that do not form UTF-8 are replaced).
-fn percent_decoded(uri: &str) -> String {
-    let bytes = uri.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let hex = bytes
-            .get(i + 1..i + 3)
-            .and_then(|h| std::str::from_utf8(h).ok())
-            .and_then(|h| u8::from_str_radix(h, 16).ok());
-        match (bytes[i], hex) {
-            (b'%', Some(byte)) => {
-                out.push(byte);
-                i += 3;
-            }
-            (b, _) => {
-                out.push(b);
-                i += 1;
-            }
-        }
-    }
-    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// A second start of the app (`argv` with its program name, from `cwd`): bring the open window forward
@@ -106,7 +83,8 @@ mod tests {
                 "/tmp/作文 1.txt"
             ]
         );
-        assert_eq!(percent_decoded("a%2"), "a%2");
-        assert_eq!(percent_decoded("%zz%41"), "%zzA");
+        // Escapes that are not escapes stay as written.
+        let odd = ["file:///tmp/a%2", "file:///tmp/%zz%41"].map(OsString::from);
+        assert_eq!(files_in_args(odd, cwd), ["/tmp/a%2", "/tmp/%zzA"]);
     }
 }

@@ -92,13 +92,12 @@ async fn toolbars_on_one_row(driver: &WebDriver, lang: &str) -> WebDriverResult<
 async fn first_hour(driver: &WebDriver, _home: &Path) -> WebDriverResult<()> {
     driver.set_window_rect(0, 0, 1280, 800).await.ok();
     driver.find(By::Id("tab-library")).await?.click().await?;
-    wait_for("the document the command added", || async {
-        Ok(driver
-            .find_all(By::Css("#library-table tr[data-id]"))
-            .await?
-            .len()
-            == 1)
-    })
+    wait_count(
+        driver,
+        "the document the command added",
+        "#library-table tr[data-id]",
+        1,
+    )
     .await?;
     toolbars_on_one_row(driver, "en").await?;
 
@@ -137,13 +136,12 @@ async fn first_hour(driver: &WebDriver, _home: &Path) -> WebDriverResult<()> {
     // The sample class: its one pair and one group.
     driver.find(By::Id("tab-class")).await?.click().await?;
     click(driver, "class-sample").await?;
-    wait_for("the sample class's pair", || async {
-        Ok(driver
-            .find_all(By::Css("#class-pairs tbody tr"))
-            .await?
-            .len()
-            == 1)
-    })
+    wait_count(
+        driver,
+        "the sample class's pair",
+        "#class-pairs tbody tr",
+        1,
+    )
     .await?;
     assert_eq!(
         driver.find_all(By::Css("#class-groups > li")).await?.len(),
@@ -222,13 +220,12 @@ async fn scenario(driver: &WebDriver, home: &Path) -> WebDriverResult<()> {
             .arg(&extra),
     );
     driver.find(By::Id("tab-library")).await?.click().await?;
-    wait_for("the document the command added", || async {
-        Ok(driver
-            .find_all(By::Css("#library-table tr[data-id]"))
-            .await?
-            .len()
-            == rows + 1)
-    })
+    wait_count(
+        driver,
+        "the document the command added",
+        "#library-table tr[data-id]",
+        rows + 1,
+    )
     .await?;
 
     // Check a submission.
@@ -271,13 +268,12 @@ async fn scenario(driver: &WebDriver, home: &Path) -> WebDriverResult<()> {
         "threshold shows {shown}"
     );
     set_slider(driver, &slider, "0.3").await?;
-    wait_for("flags back at 0.3", || async {
-        Ok(driver
-            .find_all(By::Css("#paragraphs .para.flagged"))
-            .await?
-            .len()
-            == flagged_before)
-    })
+    wait_count(
+        driver,
+        "flags back at 0.3",
+        "#paragraphs .para.flagged",
+        flagged_before,
+    )
     .await?;
 
     // Open the side-by-side view of the first flagged paragraph; copied text is highlighted in both.
@@ -524,13 +520,12 @@ async fn exclusions_and_details(driver: &WebDriver, home: &Path) -> WebDriverRes
             vec![],
         )
         .await?;
-    wait_for("the source alone in the list", || async {
-        Ok(driver
-            .find_all(By::Css("#library-table tr[data-id]"))
-            .await?
-            .len()
-            == 1)
-    })
+    wait_count(
+        driver,
+        "the source alone in the list",
+        "#library-table tr[data-id]",
+        1,
+    )
     .await?;
     click_css(driver, "#library-table tr[data-id] .doc-edit").await?;
     let author = driver.find(By::Id("doc-edit-author")).await?;
@@ -562,13 +557,12 @@ async fn exclusions_and_details(driver: &WebDriver, home: &Path) -> WebDriverRes
         .len();
     stub_dialog(driver, serde_json::json!([copies.display().to_string()])).await?;
     click(driver, "library-add-folder").await?;
-    wait_for("the two copies", || async {
-        Ok(driver
-            .find_all(By::Css("#library-table tr[data-id]"))
-            .await?
-            .len()
-            == before + 2)
-    })
+    wait_count(
+        driver,
+        "the two copies",
+        "#library-table tr[data-id]",
+        before + 2,
+    )
     .await?;
     // First by a seed method (Jaccard of the word sets), chosen beside the button.
     let choose = |method: &'static str| {
@@ -619,13 +613,12 @@ async fn exclusions_and_details(driver: &WebDriver, home: &Path) -> WebDriverRes
     }
     assert!(removed, "a remove button in the copies' group");
     click(driver, "confirm-ok").await?;
-    wait_for("one copy removed from the library", || async {
-        Ok(driver
-            .find_all(By::Css("#library-table tr[data-id]"))
-            .await?
-            .len()
-            == before + 1)
-    })
+    wait_count(
+        driver,
+        "one copy removed from the library",
+        "#library-table tr[data-id]",
+        before + 1,
+    )
     .await?;
     screenshot(driver, "08-duplicates").await;
     Ok(())
@@ -820,12 +813,12 @@ async fn class_comparison(driver: &WebDriver, home: &Path) -> WebDriverResult<()
     // paragraph, stays listed and grouped, but no longer highlighted (its ratios are below 100%).
     let slider = driver.find(By::Id("class-threshold")).await?;
     set_slider(driver, &slider, "1").await?;
-    wait_for("the pair not highlighted at threshold 1", || async {
-        Ok(driver
-            .find_all(By::Css("#class-pairs tbody tr.strong"))
-            .await?
-            .is_empty())
-    })
+    wait_count(
+        driver,
+        "the pair not highlighted at threshold 1",
+        "#class-pairs tbody tr.strong",
+        0,
+    )
     .await?;
     assert_eq!(
         driver
@@ -840,13 +833,12 @@ async fn class_comparison(driver: &WebDriver, home: &Path) -> WebDriverResult<()
         "a listed pair is a group whatever its ratios"
     );
     set_slider(driver, &slider, "0.3").await?;
-    wait_for("the pair highlighted again at 0.3", || async {
-        Ok(driver
-            .find_all(By::Css("#class-pairs tbody tr.strong"))
-            .await?
-            .len()
-            == 1)
-    })
+    wait_count(
+        driver,
+        "the pair highlighted again at 0.3",
+        "#class-pairs tbody tr.strong",
+        1,
+    )
     .await?;
 
     // The class report, exported through the save dialog (in Chinese, the interface's language).
