@@ -42,9 +42,44 @@ fn links(page: &str) -> Vec<String> {
     out
 }
 
+/// The folders of `src-tauri/`: one per crate (the app's sources included).
+fn crate_folders() -> Vec<PathBuf> {
+    let dir = root().join("src-tauri");
+    let mut folders: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.expect("a folder entry").path())
+        .filter(|p| p.is_dir())
+        .collect();
+    folders.sort();
+    folders
+}
+
+#[test]
+fn every_crate_says_what_it_owns() {
+    let folders = crate_folders();
+    assert!(folders.len() >= 6, "src-tauri/ holds {} folders", folders.len());
+    for folder in folders {
+        let readme = folder.join("README.md");
+        let text = std::fs::read_to_string(&readme)
+            .unwrap_or_else(|e| panic!("{}: {e}; every crate has a README", readme.display()));
+        for part in ["## What it owns", "## Imports", "## Invariants", "## Tests"] {
+            assert!(
+                text.contains(part),
+                "{} has no \"{part}\" section",
+                readme.display()
+            );
+        }
+    }
+}
+
 fn pages() -> Vec<PathBuf> {
     let root = root();
-    let mut pages = vec![root.join("README.md"), root.join("ui/API.md")];
+    let mut pages = vec![
+        root.join("README.md"),
+        root.join("ui/API.md"),
+        root.join("fuzz/README.md"),
+    ];
+    pages.extend(crate_folders().into_iter().map(|c| c.join("README.md")));
     for dir in ["docs", "tests/fixtures", "assets"] {
         let mut stack = vec![root.join(dir)];
         while let Some(d) = stack.pop() {

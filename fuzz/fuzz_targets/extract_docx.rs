@@ -2,7 +2,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tongwen_engine::extract::{extract_bytes, ExtractOptions};
+use tongwen_extract::{extract_bytes, ExtractOptions};
 
 fuzz_target!(|data: &[u8]| {
     let _ = extract_bytes(data, Some("docx"), &ExtractOptions::default());

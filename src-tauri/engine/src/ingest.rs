@@ -1,6 +1,7 @@
 //! The write path: from files on disk to documents in the library. Files are read and fingerprinted in
-//! parallel (rayon) in batches; the single SQLite writer then adds each document in its own transaction,
-//! in input order, so ids are deterministic and an interrupted run leaves only whole documents.
+//! parallel (rayon) in batches; the single writer then stores each batch of documents in one transaction
+//! (a failed batch again document by document), in input order, so ids are deterministic and an
+//! interrupted run leaves only whole documents.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};

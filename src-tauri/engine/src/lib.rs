@@ -1,6 +1,6 @@
 //! Tongwen's engine: reads documents into paragraphs (`extract`), turns paragraphs into normalised text,
 //! tokens and units (`text`), fingerprints them (`fingerprint`), keeps the library (`library`, behind the
-//! `Store` trait; SQLite now), adds to it (`ingest`, the write path), checks submissions against it
+//! `Store` trait: an SQLite file or a PostgreSQL server), adds to it (`ingest`, the write path), checks submissions against it
 //! (`check`, the read path), compares a class's submissions with each other (`class`) and renders
 //! reports (`report`); `seeds` holds the seed papers' fingerprint methods, and `eval` measures every
 //! method on a benchmark. [`Engine`] (`engine`) is the one entry point the front ends use: every use
@@ -17,7 +17,6 @@ pub mod crosslang;
 pub mod engine;
 pub mod error;
 pub mod eval;
-pub mod extract;
 pub mod files;
 pub mod fingerprint;
 pub mod ingest;
@@ -25,6 +24,9 @@ pub mod library;
 pub mod report;
 pub mod seeds;
 pub mod text;
+
+/// The readers, their own crate (`tongwen-extract`, in `src-tauri/extract/`); named `extract` here as before.
+pub use tongwen_extract as extract;
 
 pub use engine::Engine;
 pub use error::{Error, Result};

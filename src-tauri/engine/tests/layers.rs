@@ -5,7 +5,8 @@
 //!   → report → engine → eval
 //! ```
 //!
-//! A module may name (through `crate::…`) only modules to its left; `ingest` (the write path) and `check`
+//! `extract` is its own crate (`tongwen-extract`, re-exported as `crate::extract`) and depends on nothing
+//! else of ours; the fuzz targets build only it. A module may name (through `crate::…`) only modules to its left; `ingest` (the write path) and `check`
 //! (the read path) do not name each other. Inside every folder module, the files do not name each other
 //! (`super::x`) in a loop. This test reads the sources, so anyone can check the rule with
 //! `cargo test -p tongwen-engine --test layers`; a new top-level module or re-export must be placed here.
@@ -181,6 +182,7 @@ fn imports_follow_the_data() {
 fn files_of_a_folder_module_do_not_name_each_other_in_a_loop() {
     let mut files = Vec::new();
     rust_files(&src(), &mut files);
+    rust_files(&readers().join("src"), &mut files);
     let mut folders: BTreeMap<PathBuf, Vec<PathBuf>> = BTreeMap::new();
     for f in files {
         if let Some(dir) = f.parent() {
@@ -245,6 +247,52 @@ fn files_of_a_folder_module_do_not_name_each_other_in_a_loop() {
         }
     }
     assert!(loops.is_empty(), "import loops:\n{}", loops.join("\n"));
+}
+
+/// The readers' crate, `src-tauri/extract`.
+fn readers() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../extract")
+}
+
+#[test]
+fn the_readers_depend_on_nothing_of_ours() {
+    let manifest = std::fs::read_to_string(readers().join("Cargo.toml")).expect("read manifest");
+    let mut section = "";
+    let mut ours = Vec::new();
+    for line in manifest.lines() {
+        let line = line.trim();
+        if line.starts_with('[') {
+            section = line;
+        } else if section == "[dependencies]" && line.starts_with("tongwen") {
+            ours.push(line.to_string());
+        }
+    }
+    let mut files = Vec::new();
+    rust_files(&readers().join("src"), &mut files);
+    assert!(files.len() > 10, "the readers' sources were not found");
+    for file in &files {
+        let code = code_of(&std::fs::read_to_string(file).expect("read"));
+        // Test modules may use the shared test data; product code names no crate of ours.
+        let product = code.split("#[cfg(test)]").next().unwrap_or_default();
+        if file.ends_with("tests.rs") {
+            continue;
+        }
+        for crate_name in [
+            "tongwen_engine",
+            "tongwen_cli",
+            "tongwen_desktop",
+            "tongwen_bench",
+        ] {
+            if product.contains(crate_name) {
+                ours.push(format!("{}: {crate_name}", file.display()));
+            }
+        }
+    }
+    assert!(
+        ours.is_empty(),
+        "the readers name other crates of ours:\n{}",
+        ours.join("\n")
+    );
 }
 
 #[test]

@@ -13,7 +13,7 @@
 use docx_rs::{EventReader, OwnedAttribute, OwnedName, XmlEvent};
 
 use super::styles::{Role, StyleMap};
-use crate::extract::{Block, BlockKind};
+use crate::{Block, BlockKind};
 
 /// WordprocessingML's namespace: transitional (what Word writes) and strict.
 const W_NAMESPACES: [&str; 2] = [

@@ -20,7 +20,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::content::{is_bad_char, Glyph, PageText};
 pub(super) use super::glyphs::is_wide;
-use crate::extract::{Block, BlockKind};
+use crate::{Block, BlockKind};
 
 /// Glyphs further apart than this many font sizes on one baseline belong to different lines (columns,
 /// table cells).

@@ -678,10 +678,10 @@ mod tests {
     #[test]
     fn fixtures() {
         let read = |name: &str| {
-            crate::extract::extract_bytes(
+            crate::extract_bytes(
                 &fixture(name),
                 Some("txt"),
-                &crate::extract::ExtractOptions::default(),
+                &crate::ExtractOptions::default(),
             )
         };
         let zh0 = "自由软件是指尊重用户和社区自由的软件。粗略地讲，就是用户可以自由运行、复制、分发、学习、修改和改进该软件。";
@@ -737,12 +737,9 @@ mod big_file_tests {
         };
         let start = std::time::Instant::now();
         let bytes = std::fs::read(&path).expect("TONGWEN_BIG_TXT");
-        let extracted = crate::extract::extract_bytes(
-            &bytes,
-            Some("txt"),
-            &crate::extract::ExtractOptions::default(),
-        )
-        .expect("extract");
+        let extracted =
+            crate::extract_bytes(&bytes, Some("txt"), &crate::ExtractOptions::default())
+                .expect("extract");
         eprintln!(
             "{} bytes, {:?}, {} paragraphs in {:?}",
             bytes.len(),

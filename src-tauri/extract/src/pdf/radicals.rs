@@ -18,9 +18,9 @@ use std::sync::OnceLock;
 
 use unicode_normalization::UnicodeNormalization;
 
-use crate::extract::Block;
+use crate::Block;
 
-const SUPPLEMENT: &str = include_str!("../../../../../assets/unicode/radicals-supplement.txt");
+const SUPPLEMENT: &str = include_str!("../../../../assets/unicode/radicals-supplement.txt");
 
 /// Traditional ideographs of Kangxi radicals with a different simplified form.
 const SIMPLIFIED_OF_RADICAL: &[(char, char)] = &[

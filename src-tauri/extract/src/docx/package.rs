@@ -22,7 +22,7 @@ use std::io::{self, Cursor, Read};
 use docx_rs::{EventReader, XmlEvent};
 use zip::ZipArchive;
 
-use crate::extract::ExtractError;
+use crate::ExtractError;
 
 /// Most bytes a Word document may unpack to (sum of the declared sizes of all its entries).
 pub const MAX_UNPACKED: u64 = 512 * 1024 * 1024;
@@ -92,10 +92,10 @@ pub fn check(bytes: &[u8]) -> Result<Package, ExtractError> {
             .map_err(|e| corrupt(format!("damaged zip directory ({e})")))?;
         let (size, packed) = (entry.size(), entry.compressed_size());
         // The body's text bounds what reading the document costs (see `MAX_TEXT_BYTES`).
-        if size > crate::extract::MAX_TEXT_BYTES {
+        if size > crate::MAX_TEXT_BYTES {
             return Err(ExtractError::TooLarge {
                 size,
-                limit: crate::extract::MAX_TEXT_BYTES,
+                limit: crate::MAX_TEXT_BYTES,
             });
         }
         if size > RATIO_MIN_SIZE && size / MAX_RATIO > packed {

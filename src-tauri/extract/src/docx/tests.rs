@@ -10,7 +10,7 @@ use docx_rs::{
 };
 
 use super::*;
-use crate::extract::{extract_bytes, BlockKind, ExtractOptions, Format};
+use crate::{extract_bytes, BlockKind, ExtractOptions, Format};
 
 fn pack(docx: Docx) -> Vec<u8> {
     let mut buf = Cursor::new(Vec::new());

@@ -162,8 +162,8 @@ pub struct ExtractOptions {
 }
 
 /// Why a file cannot be read. Shown to users after the file name, so each message is a plain sentence.
+/// Exhaustive on purpose: the engine maps every variant to an error kind the front ends translate.
 #[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
 pub enum ExtractError {
     #[error("the file is empty")]
     EmptyFile,

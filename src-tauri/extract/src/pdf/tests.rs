@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use super::content::{Glyph, PageText};
 use super::{extract, layout};
-use crate::extract::{Block, BlockKind, ExtractError};
+use crate::{Block, BlockKind, ExtractError};
 
 fn fixture_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/pdf")

@@ -620,7 +620,7 @@ mod tests {
             'a', '\n', '\r', '\u{0b}', '\u{0c}', '\u{2028}', '\u{2029}', '\u{2027}', '\u{202a}',
             '\u{201c}', '\u{2e80}', '软', '\u{85}',
         ];
-        for s in crate::extract::clean::all_strings(&alphabet, 4) {
+        for s in crate::clean::all_strings(&alphabet, 4) {
             assert_eq!(line_end(&s), s.find(seps), "{s:?}");
         }
     }
@@ -940,10 +940,10 @@ mod tests {
                     continue;
                 }
                 let bytes = std::fs::read(dir.join(name)).expect("eval-dev file");
-                let got: Vec<String> = match crate::extract::extract_bytes(
+                let got: Vec<String> = match crate::extract_bytes(
                     &bytes,
                     Some("txt"),
-                    &crate::extract::ExtractOptions::default(),
+                    &crate::ExtractOptions::default(),
                 ) {
                     Ok(ex) => ex.paragraphs.into_iter().map(|b| b.text).collect(),
                     Err(e) => {
