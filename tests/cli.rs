@@ -320,8 +320,26 @@ fn pdf_report_embeds_its_font_and_reads_back_as_the_report() {
     assert!(chapters
         .iter()
         .all(|c| c["total_ratio"].as_f64().unwrap() > 0.2));
-    let class = s.tongwen(&["compare", sub, sub, "--format", "pdf", "-o", "x.pdf"]);
-    assert!(!class.status.success() && stderr(&class).contains("--format html"));
+    // Every command refuses a format its report lacks the same way, before any work.
+    for (args, what) in [
+        (
+            vec!["compare", sub, sub, "--format", "pdf", "-o", "x.pdf"],
+            "a class comparison has no pdf report: use text, json, html",
+        ),
+        (
+            vec!["library", "duplicates", "--format", "pdf", "-o", "x.pdf"],
+            "a duplicates search has no pdf report: use text, json, html",
+        ),
+        (
+            vec!["eval", "missing-truth.json", "--format", "html"],
+            "an evaluation has no html report: use text, json",
+        ),
+    ] {
+        let out = s.tongwen(&args);
+        assert!(!out.status.success(), "{args:?}");
+        assert!(stderr(&out).contains(what), "{args:?}: {}", stderr(&out));
+    }
+    assert!(!s.path("x.pdf").exists());
 }
 
 #[test]

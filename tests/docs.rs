@@ -57,7 +57,11 @@ fn crate_folders() -> Vec<PathBuf> {
 #[test]
 fn every_crate_says_what_it_owns() {
     let folders = crate_folders();
-    assert!(folders.len() >= 6, "src-tauri/ holds {} folders", folders.len());
+    assert!(
+        folders.len() >= 6,
+        "src-tauri/ holds {} folders",
+        folders.len()
+    );
     for folder in folders {
         let readme = folder.join("README.md");
         let text = std::fs::read_to_string(&readme)

@@ -9,7 +9,7 @@ use tauri::{AppHandle, Manager, Runtime, State};
 use tongwen_engine::engine::CheckOptions;
 use tongwen_engine::error::ErrorKind;
 use tongwen_engine::files;
-use tongwen_engine::report::{html, pdf, Lang, Report, SpanKind};
+use tongwen_engine::report::{Lang, OutputFormat, Render, Report, SpanKind};
 
 use super::{blocking, forward, Progress};
 use crate::error::{Code, CommandError, CommandResult};
@@ -109,9 +109,7 @@ pub fn export_html(
     lang: Option<String>,
     exclude: Option<Vec<String>>,
 ) -> CommandResult<()> {
-    export(&state, &path, threshold, lang, exclude, |report, lang| {
-        Ok(html::render(report, lang).into_bytes())
-    })
+    export(&state, &path, threshold, lang, exclude, OutputFormat::Html)
 }
 
 /// Write the last report at `threshold` as a paginated PDF (font embedded), in `lang`.
@@ -123,20 +121,20 @@ pub fn export_pdf(
     lang: Option<String>,
     exclude: Option<Vec<String>>,
 ) -> CommandResult<()> {
-    export(&state, &path, threshold, lang, exclude, pdf::render)
+    export(&state, &path, threshold, lang, exclude, OutputFormat::Pdf)
 }
 
-/// Render the last report with `render` and write it to `path` atomically.
+/// Render the last report in `format` and write it to `path` atomically.
 fn export(
     state: &AppState,
     path: &str,
     threshold: f64,
     lang: Option<String>,
     exclude: Option<Vec<String>>,
-    render: impl FnOnce(&Report, Lang) -> tongwen_engine::Result<Vec<u8>>,
+    format: OutputFormat,
 ) -> CommandResult<()> {
     let report = last_report(state, threshold, exclude)?;
-    let bytes = render(&report, lang_of(lang))?;
+    let bytes = report.render(format, lang_of(lang))?;
     Ok(files::write_atomically(&PathBuf::from(path), &bytes)?)
 }
 

@@ -10,8 +10,8 @@ use tauri::{AppHandle, Manager, Runtime, State};
 use tongwen_engine::engine::{CheckOptions, CompareOptions};
 use tongwen_engine::error::ErrorKind;
 use tongwen_engine::files;
-use tongwen_engine::report::class::{self, ClassReport};
-use tongwen_engine::report::Lang;
+use tongwen_engine::report::class::ClassReport;
+use tongwen_engine::report::{Lang, OutputFormat, Render};
 
 use super::{blocking, forward, Progress};
 use crate::error::{Code, CommandError, CommandResult};
@@ -86,11 +86,8 @@ pub fn class_export_html(
         .as_deref()
         .and_then(Lang::from_code)
         .unwrap_or_default();
-    let page = class::render(&last_class(&state, threshold)?, lang);
-    Ok(files::write_atomically(
-        &PathBuf::from(path),
-        page.as_bytes(),
-    )?)
+    let page = last_class(&state, threshold)?.render(OutputFormat::Html, lang)?;
+    Ok(files::write_atomically(&PathBuf::from(path), &page)?)
 }
 
 /// The sample class: an assignment prompt and twelve short essays written for Tongwen, two of which

@@ -24,10 +24,13 @@ use tongwen_engine::engine::{
     CheckOptions, CompareOptions, LibraryLocation, Progress, ReadOptions, DEFAULT_MIN_MATCH_CHARS,
     DEFAULT_MIN_MATCH_WORDS, DEFAULT_TOP,
 };
+use tongwen_engine::eval::EvalReport;
 use tongwen_engine::library::{AddOutcome, DocumentInfo, DocumentMeta, Role};
+use tongwen_engine::report::class::ClassReport;
+use tongwen_engine::report::duplicates::DuplicatesReport;
 use tongwen_engine::report::duplicates::Level;
 use tongwen_engine::report::text::printable;
-use tongwen_engine::report::{self, Lang, SpanKind};
+use tongwen_engine::report::{Lang, OutputFormat, Render, Report, SpanKind};
 use tongwen_engine::{files, Engine, Error};
 
 mod manual;
@@ -343,6 +346,17 @@ enum Format {
     Html,
     /// A paginated A4 report with its font embedded (check only; needs --output)
     Pdf,
+}
+
+impl From<Format> for OutputFormat {
+    fn from(format: Format) -> OutputFormat {
+        match format {
+            Format::Text => OutputFormat::Text,
+            Format::Json => OutputFormat::Json,
+            Format::Html => OutputFormat::Html,
+            Format::Pdf => OutputFormat::Pdf,
+        }
+    }
 }
 
 /// A method by its name (`Method::name`): verified, simhash, simhash-blocks, p-simhash, drpkp, minhash,
@@ -704,9 +718,7 @@ fn extract_cmd(file: PathBuf, json: bool, encoding: Option<String>) -> Result<Ex
 }
 
 fn check_cmd(engine: &Engine, args: CheckArgs) -> Result<ExitCode> {
-    if matches!(args.format, Format::Pdf) && args.output.is_none() {
-        anyhow::bail!("a PDF report needs a file: add --output report.pdf");
-    }
+    refuse_early::<Report>(args.format, args.output.as_deref())?;
     let target = report_target(Some(engine), args.output.as_deref(), &args.files)?;
     let options = CheckOptions {
         method: args.method,
@@ -740,14 +752,7 @@ fn check_cmd(engine: &Engine, args: CheckArgs) -> Result<ExitCode> {
     );
     bar.finish_and_clear();
     let run = run?;
-    let (report, lang) = (run.report(), lang_of(args.lang));
-    let rendered = match args.format {
-        Format::Text => report::text::render(&report, lang).into_bytes(),
-        Format::Json => (report.to_json() + "\n").into_bytes(),
-        Format::Html => report::html::render(&report, lang).into_bytes(),
-        Format::Pdf => report::pdf::render(&report, lang)?,
-    };
-    let written = write_report(target.as_ref(), &rendered)?;
+    let written = write_report(&run.report(), args.format, args.lang, target.as_ref())?;
     report_failures(written, run.failures().collect::<Vec<_>>().into_iter())
 }
 
@@ -772,12 +777,33 @@ fn report_target(
     Ok(Some(files::output_target(output, &read)?))
 }
 
-/// Write a rendered report to its file (atomically) or to standard output. An error writing standard
-/// output is returned inside for [`report_failures`].
-fn write_report(output: Option<&files::Output>, rendered: &[u8]) -> Result<io::Result<()>> {
-    Ok(match output {
+/// Refuse, before any work, a format the report does not have, or a binary one without a file.
+fn refuse_early<R: Render>(format: Format, output: Option<&Path>) -> Result<()> {
+    let format = format.into();
+    R::supports(format)?;
+    if OutputFormat::needs_file(format) && output.is_none() {
+        anyhow::bail!(
+            "a {} report needs a file: add --output report.{}",
+            format.name().to_uppercase(),
+            format.name()
+        );
+    }
+    Ok(())
+}
+
+/// Write `report` in `format` and `lang` to its file (atomically) or to standard output: the one place
+/// every command's report is written. An error writing standard output is returned inside for
+/// [`report_failures`].
+fn write_report<R: Render>(
+    report: &R,
+    format: Format,
+    lang: LangArg,
+    target: Option<&files::Output>,
+) -> Result<io::Result<()>> {
+    let rendered = report.render(format.into(), lang_of(lang))?;
+    Ok(match target {
         Some(files::Output::File(path)) => {
-            files::write_atomically(path, rendered)?;
+            files::write_atomically(path, &rendered)?;
             eprintln!(
                 "report written to {}",
                 printable(&path.display().to_string())
@@ -786,7 +812,7 @@ fn write_report(output: Option<&files::Output>, rendered: &[u8]) -> Result<io::R
         }
         Some(files::Output::Stdout) | None => {
             let mut out = io::stdout().lock();
-            out.write_all(rendered).and_then(|()| out.flush())
+            out.write_all(&rendered).and_then(|()| out.flush())
         }
     })
 }
@@ -807,9 +833,7 @@ fn duplicates_cmd(
     output: Option<PathBuf>,
     lang: LangArg,
 ) -> Result<ExitCode> {
-    if matches!(format, Format::Pdf) {
-        anyhow::bail!("duplicates have no PDF report: use --format html");
-    }
+    refuse_early::<DuplicatesReport>(format, output.as_deref())?;
     let target = report_target(Some(engine), output.as_deref(), &[])?;
     let level = match level {
         LevelArg::Document => Level::Document,
@@ -824,13 +848,7 @@ fn duplicates_cmd(
         &AtomicBool::new(false),
     );
     bar.finish_and_clear();
-    let (report, lang) = (report?, lang_of(lang));
-    let rendered = match format {
-        Format::Text => report.render_text(lang),
-        Format::Json => report.to_json() + "\n",
-        Format::Html | Format::Pdf => report.render_html(lang),
-    };
-    write_report(target.as_ref(), rendered.as_bytes())??;
+    write_report(&report?, format, lang, target.as_ref())??;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -841,9 +859,7 @@ fn eval_cmd(
     thresholds: Vec<f64>,
     format: Format,
 ) -> Result<ExitCode> {
-    if matches!(format, Format::Html | Format::Pdf) {
-        anyhow::bail!("eval prints text or JSON: use --format text or --format json");
-    }
+    refuse_early::<EvalReport>(format, None)?;
     if let Some(t) = thresholds.iter().find(|t| !(0.0..=1.0).contains(*t)) {
         anyhow::bail!("invalid threshold {t}: thresholds are between 0 and 1");
     }
@@ -863,21 +879,12 @@ fn eval_cmd(
         &mut |what| bar.set_message(what.to_string()),
     );
     bar.finish_and_clear();
-    let report = report?;
-    let rendered = match format {
-        Format::Json => report.to_json() + "\n",
-        _ => report.render_text(),
-    };
-    write_report(None, rendered.as_bytes())??;
+    write_report(&report?, format, LangArg::En, None)??;
     Ok(ExitCode::SUCCESS)
 }
 
-const NO_CLASS_PDF: &str = "a class comparison has no PDF report: use --format html";
-
 fn compare_cmd(engine: &Engine, args: CompareArgs) -> Result<ExitCode> {
-    if matches!(args.format, Format::Pdf) {
-        anyhow::bail!(NO_CLASS_PDF);
-    }
+    refuse_early::<ClassReport>(args.format, args.output.as_deref())?;
     let read: Vec<PathBuf> = args.files.iter().chain(&args.templates).cloned().collect();
     let target = report_target(
         args.with_library.then_some(engine),
@@ -910,15 +917,7 @@ fn compare_cmd(engine: &Engine, args: CompareArgs) -> Result<ExitCode> {
     );
     bar.finish_and_clear();
     let run = run?;
-    let (report, lang) = (run.report(), lang_of(args.lang));
-    let rendered = match args.format {
-        Format::Text => report::class::render_text(&report, lang),
-        Format::Json => report.to_json() + "\n",
-        Format::Html => report::class::render(&report, lang),
-        Format::Pdf => anyhow::bail!(NO_CLASS_PDF),
-    }
-    .into_bytes();
-    let written = write_report(target.as_ref(), &rendered)?;
+    let written = write_report(&run.report(), args.format, args.lang, target.as_ref())?;
     let failures: Vec<&Error> = run.unread.iter().map(|e| e.as_ref()).collect();
     report_failures(written, failures.into_iter())
 }

@@ -35,7 +35,7 @@ use crate::error::{Error, Result};
 use crate::fingerprint::Method;
 use crate::library::AddOutcome;
 use crate::report::duplicates::Level;
-use crate::report::Report;
+use crate::report::{Lang, OutputFormat, Render, Report};
 use crate::text::normalize;
 
 /// The thresholds swept unless told otherwise (each method's default is added).
@@ -528,7 +528,7 @@ fn row(
 
 impl EvalReport {
     /// The table as text, a row per method and threshold (`*` marks each method's default).
-    pub fn render_text(&self) -> String {
+    fn render_text(&self) -> String {
         let mut out = format!(
             "{} ({}): {} documents, {} {}\n\n{:<15} {:>9} {:>9} {:>7} {:>7} {:>7} {:>7}{} {:>9}\n",
             self.benchmark,
@@ -596,10 +596,17 @@ impl EvalReport {
         }
         out
     }
+}
 
-    /// The table as pretty-printed JSON.
-    pub fn to_json(&self) -> String {
-        // OK because the report holds only strings, numbers and vectors: serialisation cannot fail.
-        serde_json::to_string_pretty(self).expect("report serialises")
+impl Render for EvalReport {
+    const WHAT: &'static str = "an evaluation";
+    const FORMATS: &'static [OutputFormat] = &[OutputFormat::Text, OutputFormat::Json];
+
+    /// The table has no words to translate: `lang` is not used.
+    fn render_as(&self, format: OutputFormat, _lang: Lang) -> Result<Vec<u8>> {
+        match format {
+            OutputFormat::Text => Ok(self.render_text().into_bytes()),
+            _ => Err(crate::report::not_meant::<Self>(format)),
+        }
     }
 }

@@ -79,12 +79,6 @@ impl ClassReport {
         }
     }
 
-    /// The report as pretty-printed JSON.
-    pub fn to_json(&self) -> String {
-        // OK because the report holds only strings, numbers and vectors: serialisation cannot fail.
-        serde_json::to_string_pretty(self).expect("class report serialises")
-    }
-
     /// Pairs at or above the threshold.
     pub fn strong_pairs(&self) -> impl Iterator<Item = &Pair> {
         self.pairs
@@ -94,7 +88,7 @@ impl ClassReport {
 }
 
 /// Render the class report as a standalone HTML page in `lang`.
-pub fn render(report: &ClassReport, lang: Lang) -> String {
+pub(crate) fn render(report: &ClassReport, lang: Lang) -> String {
     let l = |en, zh| lang.pick(en, zh);
     let mut out = String::new();
     let _ = write!(
@@ -360,7 +354,7 @@ fn details(out: &mut String, report: &ClassReport, lang: Lang) {
 
 /// Render the class report for a terminal, in `lang`: the groups, then every pair (strongest first), then
 /// the files that could not be read; with a library check, each document's library ratio.
-pub fn render_text(report: &ClassReport, lang: Lang) -> String {
+pub(crate) fn render_text(report: &ClassReport, lang: Lang) -> String {
     let l = |en, zh| lang.pick(en, zh);
     let mut out = String::new();
     let readable = report

@@ -240,14 +240,8 @@ impl DuplicatesReport {
         }
     }
 
-    /// The report as pretty-printed JSON.
-    pub fn to_json(&self) -> String {
-        // OK because the report holds only strings, numbers and vectors: serialisation cannot fail.
-        serde_json::to_string_pretty(self).expect("report serialises")
-    }
-
     /// The groups as text: each member on a line, then its pairs.
-    pub fn render_text(&self, lang: Lang) -> String {
+    pub(crate) fn render_text(&self, lang: Lang) -> String {
         let mut out = String::new();
         let _ = writeln!(
             out,
@@ -303,7 +297,7 @@ impl DuplicatesReport {
     }
 
     /// The groups as a self-contained HTML page (every document text escaped).
-    pub fn render_html(&self, lang: Lang) -> String {
+    pub(crate) fn render_html(&self, lang: Lang) -> String {
         let mut out = String::new();
         let _ = write!(
             out,

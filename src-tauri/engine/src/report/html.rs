@@ -78,7 +78,7 @@ mark.quoted{background:#c9f0d3}mark.reference,mark.template{background:#e3e3e6}m
 @media print{body{margin:0}.para{break-inside:avoid}}";
 
 /// Render the report as a standalone HTML page in `lang`.
-pub fn render(report: &Report, lang: Lang) -> String {
+pub(crate) fn render(report: &Report, lang: Lang) -> String {
     let mut out = String::new();
     let _ = write!(
         out,

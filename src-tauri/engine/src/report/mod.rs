@@ -14,10 +14,13 @@ pub mod kinds;
 mod lang;
 pub mod page;
 pub mod pdf;
+mod render;
 pub mod text;
 
 pub use kinds::SpanKind;
 pub use lang::Lang;
+pub(crate) use render::not_meant;
+pub use render::{OutputFormat, Render};
 
 use crate::text::script::script_of;
 use std::collections::BTreeMap;
@@ -294,12 +297,6 @@ impl Report {
             exclude,
             author: author.map(str::to_string),
         }
-    }
-
-    /// The report as pretty-printed JSON.
-    pub fn to_json(&self) -> String {
-        // OK because the report holds only strings, numbers and vectors: serialisation cannot fail.
-        serde_json::to_string_pretty(self).expect("report serialises")
     }
 }
 

@@ -896,7 +896,7 @@ fn to_unicode_cmap(glyphs: &BTreeMap<u16, (char, u16)>) -> String {
 }
 
 /// Render the report as a PDF in `lang`: the same blocks as the HTML report.
-pub fn render(report: &Report, lang: Lang) -> Result<Vec<u8>> {
+pub(crate) fn render(report: &Report, lang: Lang) -> Result<Vec<u8>> {
     let mut w = Writer::new()?;
     let mut first = true;
     for block in page::build(report, lang) {

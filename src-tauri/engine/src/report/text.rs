@@ -49,7 +49,7 @@ fn snippet(text: &str, max: usize) -> String {
 }
 
 /// Render the report for a terminal, in `lang`.
-pub fn render(report: &Report, lang: Lang) -> String {
+pub(crate) fn render(report: &Report, lang: Lang) -> String {
     let mut out = String::new();
     for doc in &report.documents {
         let _ = writeln!(out, "{}", printable(&doc.file));
