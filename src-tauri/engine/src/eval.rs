@@ -177,7 +177,7 @@ pub fn evaluate(
     // The threshold each use defaults to: `library duplicates`' for a duplicates set, `check`'s else.
     let default = |m: Method| {
         if duplicates {
-            crate::report::duplicates::default_threshold(m)
+            m.duplicates_threshold()
         } else {
             m.default_threshold()
         }

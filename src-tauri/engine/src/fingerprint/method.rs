@@ -60,6 +60,16 @@ impl Method {
         }
     }
 
+    /// The threshold `library duplicates` uses unless told otherwise: with the verified method 0.8 at
+    /// both levels (near copies, not shared quotations); a seed method's own default for the others.
+    /// With [`Method::default_threshold`], every default threshold of the product is here.
+    pub fn duplicates_threshold(self) -> f64 {
+        match self {
+            Method::Verified => 0.8,
+            m => m.default_threshold(),
+        }
+    }
+
     /// The method's name on the command line and in reports.
     pub fn name(self) -> &'static str {
         match self {

@@ -29,18 +29,6 @@ pub enum Level {
     Paragraph,
 }
 
-/// The default threshold of both levels with the verified method: near copies, not shared quotations.
-pub const DEFAULT_DUPLICATE_THRESHOLD: f64 = 0.8;
-
-/// The threshold `library duplicates` uses with `method` unless told otherwise: 0.8 for the verified
-/// method, a seed method's own default for the others.
-pub fn default_threshold(method: Method) -> f64 {
-    match method {
-        Method::Verified => DEFAULT_DUPLICATE_THRESHOLD,
-        m => m.default_threshold(),
-    }
-}
-
 /// A library document as the comparison saw it.
 #[derive(Debug, Clone)]
 pub struct Compared {

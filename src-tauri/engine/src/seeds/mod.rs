@@ -23,10 +23,13 @@ pub mod drpkp;
 pub mod minhash;
 pub mod psimhash;
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 use xxhash_rust::xxh3::xxh3_64;
 
+use crate::error::{Error, Result};
 use crate::fingerprint::{hamming, Fingerprinter, Method};
 
 /// Hamming distance within which two signatures are near duplicates (seeds 000, 001 and 004: 3 bits of
@@ -342,6 +345,41 @@ impl SeedIndex {
     /// The print of item `i`.
     pub fn item(&self, i: usize) -> &Print {
         &self.prints[i]
+    }
+
+    /// Every pair of items at least `floor` similar, among items in groups (a document's paragraphs, or
+    /// one item per document) of different groups: `groups[i]` is item `i`'s group, ascending, of
+    /// `count` groups. Each item is searched against the items of later groups, a group's items in
+    /// parallel; `progress(group)` follows each group and `cancel` is looked at before it. Pairs are
+    /// `(item, later group's item, similarity)`, each pair once.
+    pub fn pairs_by_group(
+        &self,
+        groups: &[usize],
+        count: usize,
+        floor: f64,
+        progress: &mut dyn FnMut(usize),
+        cancel: &AtomicBool,
+    ) -> Result<Vec<(usize, usize, f64)>> {
+        let mut pairs = Vec::new();
+        let mut start = 0;
+        for group in 0..count {
+            if cancel.load(Ordering::Relaxed) {
+                return Err(Error::Cancelled);
+            }
+            let end = start + groups[start..].iter().take_while(|&&g| g == group).count();
+            let found: Vec<(usize, usize, f64)> = (start..end)
+                .into_par_iter()
+                .flat_map_iter(|i| {
+                    self.search(self.item(i), floor, usize::MAX, |j| groups[j] <= group)
+                        .into_iter()
+                        .map(move |(j, s)| (i, j, s))
+                })
+                .collect();
+            pairs.extend(found);
+            start = end;
+            progress(group);
+        }
+        Ok(pairs)
     }
 
     /// Items at least `floor` similar to `print` (and above 0), most similar first (ties by item), at
