@@ -174,3 +174,38 @@ fn links_and_anchors_are_read_as_github_does() {
         ["#nothing: no such heading", "missing.md: no such file"]
     );
 }
+
+/// Product code in files a reader can hold in mind: none over 1,000 lines (tests aside).
+#[test]
+fn no_product_file_is_over_a_thousand_lines() {
+    let mut stack = vec![root().join("src-tauri"), root().join("ui")];
+    let (mut read, mut long) = (0, Vec::new());
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
+            let path = entry.expect("a folder entry").path();
+            let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+            if path.is_dir() {
+                if name.as_deref() != Some("tests") {
+                    stack.push(path);
+                }
+                continue;
+            }
+            let product = path
+                .extension()
+                .is_some_and(|e| ["rs", "js", "mjs", "css", "html"].iter().any(|x| e == *x));
+            if !product || name.as_deref() == Some("tests.rs") {
+                continue;
+            }
+            read += 1;
+            let lines = std::fs::read_to_string(&path)
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+                .lines()
+                .count();
+            if lines > 1000 {
+                long.push(format!("{} ({lines} lines)", path.display()));
+            }
+        }
+    }
+    assert!(read > 100, "only {read} product files found");
+    assert!(long.is_empty(), "split these files:\n{}", long.join("\n"));
+}

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use super::content::{Glyph, PageText};
-use super::{extract, layout};
+use super::{extract, glyphs, layout};
 use crate::{Block, BlockKind, ExtractError};
 
 fn fixture_dir() -> PathBuf {
@@ -154,7 +154,7 @@ impl Printer {
     fn line(&mut self, y: f64, text: &str) -> f64 {
         let (mut x, mut end) = (LEFT, LEFT);
         for c in text.chars() {
-            let em = if layout::is_wide(c) {
+            let em = if glyphs::is_wide(c) {
                 1.0
             } else if c == ' ' {
                 0.25

@@ -1,0 +1,302 @@
+//! Paragraphs from lines: where a paragraph ends (short line, gap, indent, size change, flow break)
+//! and where it runs on across a page or column break; footnotes set aside.
+
+use super::join::{join, BreakSpace, Vocabulary};
+use super::lines::{Line, PageLines};
+use super::metrics::Metrics;
+use crate::pdf::glyphs::is_wide;
+use crate::{Block, BlockKind};
+
+/// A paragraph being built.
+pub(super) struct Para {
+    pub(super) text: String,
+    pub(super) lines: usize,
+    pub(super) max_size: f64,
+    /// Set aside as a footnote.
+    pub(super) note: bool,
+    /// Shares a baseline with the paragraph before or after it: a table cell.
+    pub(super) cell: bool,
+}
+
+/// Rebuild the document's paragraphs from its pages' lines.
+pub(crate) fn paragraphs(pages: &[PageLines]) -> Vec<Block> {
+    let metrics = Metrics::measure(pages);
+    let vocab = Vocabulary::build(pages, metrics.justified);
+    let right_of = |page: usize, line: usize| metrics.margins(page, line).1;
+    // How many lines open each page before the first paragraph break on it.
+    let opening_lines: Vec<usize> = pages
+        .iter()
+        .enumerate()
+        .map(|(p, page)| {
+            let mut count = 1;
+            for (i, pair) in page.lines.windows(2).enumerate() {
+                let [a, b] = pair else { break };
+                if ends_within_page(&metrics, count, right_of(p, i), a, b) {
+                    break;
+                }
+                count += 1;
+            }
+            count
+        })
+        .collect();
+    // Footnotes interrupt a paragraph that runs on to the next page: they are set aside and come out
+    // after it.
+    let notes_from: Vec<usize> = pages
+        .iter()
+        .map(|page| footnotes_start(page, metrics.body_size))
+        .collect();
+    let has_notes = |page: usize| {
+        let lines = pages.get(page).map_or(0, |p| p.lines.len());
+        notes_from.get(page).is_some_and(|&start| start < lines)
+    };
+    let mut out: Vec<Para> = Vec::new();
+    let mut notes: Vec<Para> = Vec::new();
+    let mut prev: Option<(usize, usize, &Line)> = None;
+    for (page_index, page) in pages.iter().enumerate() {
+        let first_note = notes_from.get(page_index).copied().unwrap_or(usize::MAX);
+        let mut prev_note: Option<&Line> = None;
+        for (line_index, line) in page.lines.iter().enumerate() {
+            if line_index >= first_note {
+                let joint = match (prev_note, notes.last()) {
+                    (Some(a), Some(para)) => {
+                        let right = right_of(page_index, line_index.saturating_sub(1));
+                        (!ends_within_page(&metrics, para.lines, right, a, line))
+                            .then(|| BreakSpace::between(&metrics, right, a, line))
+                    }
+                    _ => None,
+                };
+                add_line(&mut notes, line, joint, &vocab);
+                if let Some(note) = notes.last_mut() {
+                    note.note = true;
+                }
+                prev_note = Some(line);
+                continue;
+            }
+            let breaks = match (prev, out.last()) {
+                (Some((prev_page, prev_index, a)), Some(para))
+                    if prev_page == page_index && line.y < a.y =>
+                {
+                    ends_within_page(
+                        &metrics,
+                        para.lines,
+                        right_of(prev_page, prev_index),
+                        a,
+                        line,
+                    )
+                }
+                (Some((prev_page, prev_index, a)), Some(para)) => {
+                    // Whether the page was full says nothing when footnotes took its bottom.
+                    let continuation = (line_index == 0 && !has_notes(prev_page))
+                        .then(|| opening_lines.get(page_index).copied().unwrap_or(1));
+                    ends_at_flow_break(
+                        &metrics,
+                        para.lines,
+                        (metrics.margins(prev_page, prev_index), a),
+                        (metrics.margins(page_index, line_index), line),
+                        continuation,
+                    )
+                }
+                _ => true,
+            };
+            let joint = match prev {
+                Some((prev_page, prev_index, a)) if !breaks => Some(BreakSpace::between(
+                    &metrics,
+                    right_of(prev_page, prev_index),
+                    a,
+                    line,
+                )),
+                _ => None,
+            };
+            if joint.is_none() {
+                out.append(&mut notes);
+            }
+            // Beside the line before, on its baseline: both are table cells.
+            let beside = prev.is_some_and(|(prev_page, _, a)| {
+                prev_page == page_index
+                    && (line.y - a.y).abs() <= 0.5 * a.size.max(line.size)
+                    && line.x0 > a.x1
+            });
+            let new_cell = beside && joint.is_none();
+            if new_cell {
+                if let Some(last) = out.last_mut() {
+                    last.cell = true;
+                }
+            }
+            add_line(&mut out, line, joint, &vocab);
+            if new_cell {
+                if let Some(last) = out.last_mut() {
+                    last.cell = true;
+                }
+            }
+            prev = Some((page_index, line_index, line));
+        }
+    }
+    out.append(&mut notes);
+    out.into_iter()
+        .map(|p| {
+            let heading = p.lines <= 2
+                && p.text.chars().count() <= 200
+                && p.max_size >= 1.15 * metrics.body_size;
+            if p.note {
+                Block::new(without_note_mark(&p.text), BlockKind::Footnote)
+            } else if p.cell {
+                Block::new(p.text, BlockKind::Table)
+            } else if heading {
+                Block::heading(p.text)
+            } else {
+                Block::body(p.text)
+            }
+        })
+        .collect()
+}
+
+/// A footnote's text without its mark (`1`, `12`, `¹`, `①`, `*` before the text; a longer number is
+/// text, as in a year).
+pub(super) fn without_note_mark(text: &str) -> String {
+    let digits = text.chars().take_while(char::is_ascii_digit).count();
+    let rest = if (1..=2).contains(&digits) {
+        &text[digits..]
+    } else {
+        text.trim_start_matches(|c: char| "¹²³⁴⁵⁶⁷⁸⁹⁰*†‡".contains(c) || ('①'..='⑳').contains(&c))
+    };
+    if rest.trim().is_empty() {
+        text.to_string()
+    } else {
+        rest.trim_start().to_string()
+    }
+}
+
+/// Whether a line starts with a bullet: a list item, which starts a paragraph.
+pub(super) fn starts_list_item(line: &Line) -> bool {
+    let mut chars = line.text.chars();
+    chars.next().is_some_and(|c| "•◦▪▫●○■□◆◇►▶➢✓‣⁃".contains(c))
+        && chars.next().is_some_and(char::is_whitespace)
+}
+
+/// Add a line to the last paragraph (`joint` says what the page shows at the break), or, when `joint` is
+/// `None`, start a new one with it.
+pub(super) fn add_line(
+    paras: &mut Vec<Para>,
+    line: &Line,
+    joint: Option<BreakSpace>,
+    vocab: &Vocabulary,
+) {
+    match (paras.last_mut(), joint) {
+        (Some(para), Some(space)) => {
+            join(&mut para.text, &line.text, &space, vocab);
+            para.lines += 1;
+            para.max_size = para.max_size.max(line.size);
+        }
+        _ => paras.push(Para {
+            note: false,
+            cell: false,
+            text: line.text.clone(),
+            lines: 1,
+            max_size: line.size,
+        }),
+    }
+}
+
+/// Where a page's footnotes start: the index of the first of the lines that end the page in a smaller
+/// font, below all body text in the lower half of the page (the number of lines when there are none).
+pub(super) fn footnotes_start(page: &PageLines, body_size: f64) -> usize {
+    let lines = &page.lines;
+    let is_note = |l: &Line| l.size <= 0.85 * body_size && l.y < 0.5 * page.height;
+    let notes = lines.iter().rev().take_while(|l| is_note(l)).count();
+    let start = lines.len() - notes;
+    let body = lines.get(..start).unwrap_or_default();
+    let body_bottom = body
+        .iter()
+        .filter(|l| l.size > 0.85 * body_size)
+        .map(|l| l.y)
+        .fold(f64::INFINITY, f64::min);
+    let notes_top = lines
+        .get(start..)
+        .unwrap_or_default()
+        .iter()
+        .map(|l| l.y)
+        .fold(f64::NEG_INFINITY, f64::max);
+    if notes == 0 || body_bottom.is_infinite() || notes_top >= body_bottom {
+        lines.len()
+    } else {
+        start
+    }
+}
+
+/// Whether a line stops short of `right`: the next line's first unit would have fitted after it, so the
+/// line break was not forced by the margin. Also true when the font size changes.
+pub(super) fn ends_short(metrics: &Metrics, right: f64, a: &Line, b: &Line) -> bool {
+    let size = a.size.max(b.size);
+    if (a.size - b.size).abs() > 0.15 * size {
+        return true;
+    }
+    let room = right - a.x1;
+    let both_wide =
+        a.text.chars().last().is_some_and(is_wide) && b.text.chars().next().is_some_and(is_wide);
+    let needed = b.first_unit + if both_wide { 0.0 } else { a.space };
+    let justified = if a.text.chars().last().is_some_and(is_wide) {
+        metrics.justified
+    } else {
+        metrics.justified_latin
+    };
+    room > needed + 0.1 * a.size || (justified && room > 1.5 * a.size)
+}
+
+/// Whether a paragraph of `lines` lines, last line `a` (with right margin `right`), ends before `b`, the
+/// next line below it on the same page.
+pub(super) fn ends_within_page(
+    metrics: &Metrics,
+    lines: usize,
+    right: f64,
+    a: &Line,
+    b: &Line,
+) -> bool {
+    let size = a.size.max(b.size);
+    if ends_short(metrics, right, a, b) || (b.y - a.y).abs() <= 0.5 * size {
+        // Stops short, or another piece of text on the same baseline (a table cell, a second column).
+        return true;
+    }
+    let dy = a.y - b.y;
+    let normal = metrics.normal_spacing(a.size);
+    if dy > normal + 0.4 * size && dy > 1.2 * normal {
+        return true;
+    }
+    // The left edge moves: a first-line indent, or the end of an indented block. The second line of a
+    // paragraph may start left of its first (a first-line indent) or right of it (a hanging indent).
+    (lines >= 2 && (b.x0 - a.x0).abs() > 0.5 * size) || starts_list_item(b)
+}
+
+/// Whether a paragraph ends at a page or column break, between `a` and `b` (each with the margins of its
+/// line). `continuation` is, when `b` opens a page, the number of lines before the first paragraph break
+/// there.
+pub(super) fn ends_at_flow_break(
+    metrics: &Metrics,
+    lines: usize,
+    ((left_a, right_a), a): ((f64, f64), &Line),
+    ((left_b, _), b): ((f64, f64), &Line),
+    continuation: Option<usize>,
+) -> bool {
+    if ends_short(metrics, right_a, a, b) {
+        return true;
+    }
+    let size = a.size.max(b.size);
+    // The paragraph runs on unless the next line is indented more (or, after a second line, less) than
+    // the paragraph's body, or starts a list item.
+    let indent_b = b.x0 - left_b;
+    let indent_a = if lines >= 2 { a.x0 - left_a } else { 0.0 };
+    if indent_b > indent_a + 0.5 * size
+        || (lines >= 2 && indent_b < indent_a - 0.5 * size)
+        || starts_list_item(b)
+    {
+        return true;
+    }
+    // A paragraph that runs on fills its page: when there was room for more lines below `a`, the page
+    // ended with the paragraph. With room for exactly one line, the page may also have ended a line early
+    // to keep two lines together on the next page (widow control).
+    let Some(continuation) = continuation else {
+        return false;
+    };
+    let spacing = metrics.normal_spacing(a.size);
+    let free_lines = (a.y - metrics.lowest_baseline) / spacing;
+    free_lines >= 1.9 || (free_lines >= 0.95 && continuation != 2)
+}
