@@ -209,3 +209,26 @@ fn no_product_file_is_over_a_thousand_lines() {
     assert!(read > 100, "only {read} product files found");
     assert!(long.is_empty(), "split these files:\n{}", long.join("\n"));
 }
+
+/// The command-line reference is the command's own definition, as `tongwen reference` prints it.
+#[test]
+fn the_cli_reference_is_the_commands_definition() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tongwen"))
+        .arg("reference")
+        .output()
+        .expect("run tongwen reference");
+    assert!(out.status.success());
+    let generated = String::from_utf8(out.stdout).expect("UTF-8");
+    let kept = std::fs::read_to_string(root().join("docs/cli.md")).expect("docs/cli.md");
+    assert!(
+        generated == kept,
+        "docs/cli.md is out of date: run `cargo run -p tongwen-cli -- reference > docs/cli.md`"
+    );
+    for part in [
+        "## `tongwen check`",
+        "`--threshold <THRESHOLD>`",
+        "## `tongwen compare`",
+    ] {
+        assert!(kept.contains(part), "{part} in docs/cli.md");
+    }
+}

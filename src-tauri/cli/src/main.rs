@@ -76,6 +76,9 @@ enum Command {
     /// Write the manual pages (tongwen.1 and one per subcommand) into a folder
     #[command(hide = true)]
     Man { folder: PathBuf },
+    /// Print the command-line reference as Markdown (docs/cli.md)
+    #[command(hide = true)]
+    Reference,
     /// Measure the comparison methods on a benchmark with truth (eval-dev's truth.json, or a duplicates
     /// set): precision, recall, F1, deduplication rate and time per document, per method and threshold.
     /// Works in a temporary library; yours is not touched.
@@ -485,6 +488,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Check(args) => check_cmd(&engine()?, args),
         Command::Completions { shell } => manual::completions::<Cli>(shell),
         Command::Man { folder } => manual::pages::<Cli>(&folder),
+        Command::Reference => manual::reference::<Cli>(),
         Command::Eval {
             truth,
             method,
