@@ -8,6 +8,7 @@ mod docs;
 mod eval_dev;
 mod extract;
 mod hostile;
+mod noisy;
 mod patchwriting;
 mod postgres_server;
 mod quotes;

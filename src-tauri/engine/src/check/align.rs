@@ -11,6 +11,12 @@
 //! 3. The best chain is taken, its seeds removed, and the search repeats, so reordered sentences give one
 //!    chain each. A chain counts when it matches at least `min_match` units and at least half of the
 //!    submission units it spans.
+//! 4. *Damaged words* (a character replaced, as OCR output and careless retyping leave them) are bridged:
+//!    a gap of the same width on both sides (up to `gap`) whose units pair up alike (equal, or words the
+//!    caller's `near` test accepts: [`near_words`]), two in three at least, is copied text: it counts
+//!    towards the half and does not split the passage; and a passage grows over alike units at its ends. So a
+//!    copy with 4 % of its characters replaced still reads as the copy it is. Seeds stay exact, so text
+//!    that shares no exact run is never aligned by this.
 //!
 //! Results are unit ranges; `check` turns them into character offsets.
 
@@ -97,12 +103,50 @@ const MAX_SEEDS: usize = 4096;
 /// How many earlier seeds a seed may be chained to.
 const CHAIN_WINDOW: usize = 128;
 
-/// Align a submission paragraph with a source paragraph. Segments are sorted by submission position.
-pub fn align(q: &[Unit], s: &[Unit], params: &AlignParams) -> Vec<Segment> {
+/// Align a submission paragraph with a source paragraph. `near(i, j)` says whether the submission's unit
+/// `i` is a damaged copy of the source's unit `j` (see [`near_words`]; never asked of equal units).
+/// Segments are sorted by submission position.
+pub fn align(
+    q: &[Unit],
+    s: &[Unit],
+    params: &AlignParams,
+    near: &dyn Fn(usize, usize) -> bool,
+) -> Vec<Segment> {
     let seeds = seeds(q, s, params.seed.max(1));
-    let mut segments = chains(&seeds, params);
+    let alike = |i: usize, j: usize| q[i].hash == s[j].hash || near(i, j);
+    let mut segments = chains(&seeds, params, &alike, (q.len(), s.len()));
     segments.sort_by_key(|g| (g.q_start, g.s_start));
     segments
+}
+
+/// Whether word `a` (of a submission) is word `b` (of a source) with a character or two damaged: both at
+/// least 4 characters, lengths within one of each other, and at most one edit apart, case aside; one
+/// more edit from 8 characters, and one more where the lengths differ (OCR reads `d` as `cl` and `m` as
+/// `rn`: `clpkg` for `dpkg`). `unprivilegud` for `unprivileged` is near; `data` for `date` is too,
+/// which is why only units between or beside exact runs are ever asked.
+pub fn near_words(a: &[char], b: &[char]) -> bool {
+    let (n, m) = (a.len(), b.len());
+    if n.min(m) < 4 || n.abs_diff(m) > 1 {
+        return false;
+    }
+    let limit = 1 + usize::from(n.min(m) >= 8) + usize::from(n != m);
+    // Banded Levenshtein distance on lower-cased characters, giving up past `limit`.
+    let low = |c: char| c.to_lowercase().next().unwrap_or(c);
+    let mut prev: Vec<usize> = (0..=m).collect();
+    for i in 1..=n {
+        let mut cur = vec![usize::MAX / 2; m + 1];
+        cur[0] = i;
+        let (lo, hi) = (i.saturating_sub(limit).max(1), (i + limit).min(m));
+        for j in lo..=hi {
+            let cost = usize::from(low(a[i - 1]) != low(b[j - 1]));
+            cur[j] = (prev[j - 1] + cost).min(prev[j] + 1).min(cur[j - 1] + 1);
+        }
+        if cur.iter().min().is_some_and(|&d| d > limit) {
+            return false;
+        }
+        prev = cur;
+    }
+    prev[m] <= limit
 }
 
 fn gram_key(units: &[Unit]) -> u64 {
@@ -145,8 +189,32 @@ fn seeds(q: &[Unit], s: &[Unit], k: usize) -> Vec<Seed> {
     out
 }
 
+/// When the gap between seeds `a` and `b` is a run of damaged copy (the same width on both sides, at
+/// most `gap`, and at least two of every three units alike their counterparts: a one-letter word such
+/// as the `e` of `e.g.` cannot be told damaged), how many of its units are alike.
+fn damaged_gap(
+    a: &Seed,
+    b: &Seed,
+    gap: usize,
+    alike: &dyn Fn(usize, usize) -> bool,
+) -> Option<usize> {
+    let (gq, gs) = (b.i - (a.i + a.len), b.j - (a.j + a.len));
+    if gq != gs || gq == 0 || gq > gap {
+        return None;
+    }
+    let same = (0..gq)
+        .filter(|k| alike(a.i + a.len + k, a.j + a.len + k))
+        .count();
+    (same * 3 >= gq * 2).then_some(same)
+}
+
 /// Repeatedly extract the heaviest chain of collinear seeds.
-fn chains(seeds: &[Seed], params: &AlignParams) -> Vec<Segment> {
+fn chains(
+    seeds: &[Seed],
+    params: &AlignParams,
+    alike: &dyn Fn(usize, usize) -> bool,
+    (q_len, s_len): (usize, usize),
+) -> Vec<Segment> {
     let mut seeds: Vec<Seed> = seeds.to_vec();
     seeds.sort_by_key(|s| (s.i, s.j));
     let n = seeds.len();
@@ -227,7 +295,12 @@ fn chains(seeds: &[Seed], params: &AlignParams) -> Vec<Segment> {
             seeds = order.iter().map(|&k| seeds[k]).collect();
             used = order.iter().map(|&k| used[k]).collect();
         }
-        let matched: usize = members.iter().map(|m| m.len).sum();
+        let damaged: Vec<Option<usize>> = members
+            .windows(2)
+            .map(|w| damaged_gap(&w[0], &w[1], params.gap, alike))
+            .collect();
+        let matched: usize =
+            members.iter().map(|m| m.len).sum::<usize>() + damaged.iter().flatten().sum::<usize>();
         if matched * 2 < q_hi - q_lo {
             continue;
         }
@@ -238,10 +311,11 @@ fn chains(seeds: &[Seed], params: &AlignParams) -> Vec<Segment> {
             s_end: members[0].j + members[0].len,
             matched: members[0].len,
         };
-        for m in &members[1..] {
+        let mut pieces = Vec::new();
+        for (m, damaged) in members[1..].iter().zip(&damaged) {
             let (gq, gs) = (m.i - piece.q_end, m.j - piece.s_end);
-            if gq.max(gs) > params.bridge {
-                out.push(piece);
+            if gq.max(gs) > params.bridge && damaged.is_none() {
+                pieces.push(piece);
                 piece = Segment {
                     q_start: m.i,
                     q_end: m.i,
@@ -254,9 +328,38 @@ fn chains(seeds: &[Seed], params: &AlignParams) -> Vec<Segment> {
             piece.s_end = m.j + m.len;
             piece.matched += m.len;
         }
-        out.push(piece);
+        pieces.push(piece);
+        grow_over_damage(&mut pieces, alike, (q_len, s_len));
+        out.extend(pieces);
     }
     out
+}
+
+/// Grow each piece of a passage over alike units at its ends (never into its neighbours), so damaged
+/// words at a passage's edge are part of it.
+fn grow_over_damage(
+    pieces: &mut [Segment],
+    alike: &dyn Fn(usize, usize) -> bool,
+    (q_len, s_len): (usize, usize),
+) {
+    for k in 0..pieces.len() {
+        let (q_floor, s_floor) = match k.checked_sub(1).map(|p| pieces[p]) {
+            Some(p) => (p.q_end, p.s_end),
+            None => (0, 0),
+        };
+        let (q_ceil, s_ceil) = pieces
+            .get(k + 1)
+            .map_or((q_len, s_len), |n| (n.q_start, n.s_start));
+        let g = &mut pieces[k];
+        while g.q_start > q_floor && g.s_start > s_floor && alike(g.q_start - 1, g.s_start - 1) {
+            g.q_start -= 1;
+            g.s_start -= 1;
+        }
+        while g.q_end < q_ceil && g.s_end < s_ceil && alike(g.q_end, g.s_end) {
+            g.q_end += 1;
+            g.s_end += 1;
+        }
+    }
 }
 
 fn end_q(members: &[Seed]) -> usize {
@@ -271,7 +374,18 @@ mod tests {
     fn covered(q: &str, s: &str) -> (Vec<Segment>, f64) {
         let (qu, su) = (units(q), units(s));
         let params = AlignSettings::default().for_units(&qu);
-        let segs = align(&qu, &su, &params);
+        let chars = |t: &str| t.chars().collect::<Vec<char>>();
+        let (qc, sc) = (chars(q), chars(s));
+        let near = |i: usize, j: usize| {
+            let (a, b) = (&qu[i], &su[j]);
+            !a.cjk
+                && !b.cjk
+                && near_words(
+                    &qc[a.start as usize..a.end as usize],
+                    &sc[b.start as usize..b.end as usize],
+                )
+        };
+        let segs = align(&qu, &su, &params, &near);
         let mut hit = vec![false; qu.len()];
         for g in &segs {
             hit[g.q_start..g.q_end].iter_mut().for_each(|h| *h = true);
@@ -303,6 +417,53 @@ mod tests {
         let (segs, share) = covered(edited, EN);
         assert!(share > 0.9, "{share} {segs:?}");
         assert_eq!(segs.len(), 1, "{segs:?}");
+    }
+
+    #[test]
+    fn damaged_words_are_bridged_and_kept_at_the_edges() {
+        // A sentence of the Debian Policy with eight characters replaced as OCR leaves them, two damaged
+        // words one clean word apart, and damaged words first and last.
+        let source = "no: Declares that neither root nor fakeroot is required. Package builders (e.g. dpkg-buildpackage) may choose to invoke any target in debian/rules with an unprivileged user.";
+        let damaged = "no: eeclares that neither toot nor fakero0t is required. Package builders (c.g. clpkg-buildpackage) may choose fo invoke any target in debian/nules witn an unprivilegud uscr.";
+        let (segs, share) = covered(damaged, source);
+        assert!(share > 0.95, "{share} {segs:?}");
+        assert_eq!(segs.len(), 1, "one passage: {segs:?}");
+        // The same words changed into other words are not damage: the passage stops.
+        let other = "no: Declares that neither bread nor cheese is required. Package builders (e.g. dpkg-buildpackage) may choose to invoke any target in debian/rules with an unprivileged user.";
+        let (segs, _) = covered(other, source);
+        let (qu, su) = (units(other), units(source));
+        let gap: Vec<&Segment> = segs
+            .iter()
+            .filter(|g| g.q_start <= 4 && g.q_end > 6)
+            .collect();
+        assert!(
+            gap.is_empty(),
+            "bread and cheese are copied text: {segs:?} {qu:?} {su:?}"
+        );
+    }
+
+    #[test]
+    fn near_words_are_one_edit_apart_and_long_enough() {
+        let w = |s: &str| s.chars().collect::<Vec<char>>();
+        for (a, b) in [
+            ("eeclares", "Declares"),
+            ("unprivilegud", "unprivileged"),
+            ("clpkg", "dpkg"),
+            ("fakero0t", "fakeroot"),
+            ("parameters", "pararneters"),
+        ] {
+            assert!(near_words(&w(a), &w(b)), "{a} ~ {b}");
+        }
+        for (a, b) in [
+            ("toot", "root"),
+            ("the", "tho"),
+            ("bread", "root"),
+            ("form", "from"),
+            ("package", "packages!!"),
+            ("cheese", "fakeroot"),
+        ] {
+            assert_eq!(near_words(&w(a), &w(b)), a == "toot", "{a} ~ {b}");
+        }
     }
 
     #[test]

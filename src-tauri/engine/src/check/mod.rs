@@ -23,6 +23,7 @@ mod index_file;
 pub mod shortlist;
 pub mod translation;
 
+use std::cell::OnceCell;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -579,7 +580,21 @@ fn verify(
     settings: &AlignSettings,
 ) -> Option<(f64, Vec<SpanPair>)> {
     let params = settings.for_units(q);
-    let segments = align::align(q, s, &params);
+    // The two texts as characters, made only if a damaged word is looked at.
+    let (q_chars, s_chars) = (OnceCell::new(), OnceCell::new());
+    let near = |i: usize, j: usize| {
+        let (a, b) = (&q[i], &s[j]);
+        if a.cjk || b.cjk {
+            return false;
+        }
+        let qc = q_chars.get_or_init(|| text.chars().collect::<Vec<char>>());
+        let sc = s_chars.get_or_init(|| source.chars().collect::<Vec<char>>());
+        match (unit_chars(qc, a), unit_chars(sc, b)) {
+            (Some(x), Some(y)) => align::near_words(x, y),
+            _ => false,
+        }
+    };
+    let segments = align::align(q, s, &params, &near);
     if segments.is_empty() {
         return None;
     }
@@ -593,6 +608,11 @@ fn verify(
     let ranges: Vec<[usize; 2]> = spans.iter().map(|s| s.submission).collect();
     let share = covered_share(text, &ranges);
     Some((share, spans))
+}
+
+/// The characters of a unit.
+fn unit_chars<'a>(chars: &'a [char], unit: &Unit) -> Option<&'a [char]> {
+    chars.get(unit.start as usize..unit.end as usize)
 }
 
 /// End (exclusive, in characters) of a passage whose last unit is `units[end - 1]`: the passage keeps the
