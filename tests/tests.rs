@@ -1,6 +1,7 @@
 //! Integration tests: the real `tongwen` binary run as a user runs it, each test in its own temporary
 //! directory, on real .txt/.docx files with Chinese and English text. One test binary, a module per area.
 
+mod citations;
 mod class;
 mod cli;
 mod cross_script;

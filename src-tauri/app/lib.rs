@@ -33,6 +33,7 @@ pub fn configure<R: tauri::Runtime>(
                 commands::library::cancel,
                 commands::check::check,
                 commands::check::report,
+                commands::check::dispute_quotation,
                 commands::check::export_html,
                 commands::check::export_pdf,
                 commands::check::demo,

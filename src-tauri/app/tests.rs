@@ -274,7 +274,10 @@ fn quotations_can_be_left_out_of_the_ratio_without_checking_again() {
     )
     .unwrap();
     let own = "我们小组讨论了维护工作的意义，大家都认为及时处理问题最重要。";
-    let sub = t.file("quoting.txt", format!("{own}正如手册所说：“{ZH}”\n"));
+    let sub = t.file(
+        "quoting.txt",
+        format!("{own}正如《维护手册》所说：“{ZH}”\n"),
+    );
     let report = t
         .call("check", json!({"paths": [sub], "onProgress": CHANNEL}))
         .unwrap();
@@ -294,6 +297,48 @@ fn quotations_can_be_left_out_of_the_ratio_without_checking_again() {
         .call(
             "report",
             json!({"threshold": 0.3, "exclude": ["footnotes"]}),
+        )
+        .unwrap_err();
+    assert_eq!(err["kind"], "invalid_setting");
+    // Why it is excused: its quotation and the citation (the title), shown to the reader.
+    let cited_by = &span["cited_by"];
+    let text: Vec<char> = doc["paragraphs"][0]["text"]
+        .as_str()
+        .unwrap()
+        .chars()
+        .collect();
+    let at = |r: &Value| r.as_u64().unwrap() as usize;
+    let citation: String = text[at(&cited_by["citation"][0])..at(&cited_by["citation"][1])]
+        .iter()
+        .collect();
+    assert_eq!(citation, "《维护手册》");
+    assert_eq!(cited_by["disputed"], false);
+    // The reader disagrees: one call, no new check; the passage counts as copied, figures follow.
+    let start = cited_by["quotation"][0].clone();
+    let disputed = t
+        .call(
+            "dispute_quotation",
+            json!({"document": 0, "paragraph": 0, "start": start, "threshold": 0.3, "exclude": ["quotes"]}),
+        )
+        .unwrap();
+    let d = &disputed["documents"][0];
+    let span = &d["paragraphs"][0]["matches"][0]["spans"][0];
+    assert_eq!(span["kind"], "copied");
+    assert_eq!(span["in_quotes"], true);
+    assert_eq!(span["cited_by"]["disputed"], true);
+    assert_eq!(d["similarity_ratio"].as_f64(), Some(total));
+    // Again: taken back.
+    let back = t
+        .call(
+            "dispute_quotation",
+            json!({"document": 0, "paragraph": 0, "start": start, "threshold": 0.3, "exclude": ["quotes"]}),
+        )
+        .unwrap();
+    assert_eq!(back["documents"][0]["similarity_ratio"], 0.0);
+    let err = t
+        .call(
+            "dispute_quotation",
+            json!({"document": 3, "paragraph": 0, "start": 0, "threshold": 0.3}),
         )
         .unwrap_err();
     assert_eq!(err["kind"], "invalid_setting");

@@ -90,6 +90,32 @@ fn last_report(
     Ok(run.report_with(threshold, &kinds(exclude)?)?)
 }
 
+/// Dispute (or take back the dispute of) a cited quotation of the last check: document `document`,
+/// paragraph `paragraph`, the quotation starting at character `start`; its passages then count as
+/// copied. Returns the last check's report at `threshold` and `exclude`, its figures following.
+#[tauri::command]
+pub fn dispute_quotation(
+    state: State<'_, AppState>,
+    document: usize,
+    paragraph: usize,
+    start: usize,
+    threshold: f64,
+    exclude: Option<Vec<String>>,
+) -> CommandResult<Report> {
+    {
+        let mut last = lock(&state.last_check)?;
+        let run = last.as_mut().ok_or_else(|| {
+            CommandError::new(
+                Code::NotFound,
+                ErrorKind::Internal,
+                "no check has been run yet",
+            )
+        })?;
+        run.dispute(document, paragraph, start)?;
+    }
+    last_report(&state, threshold, exclude)
+}
+
 /// The last check re-filtered at `threshold`, with the kinds in `exclude` left out of the ratio.
 #[tauri::command]
 pub fn report(

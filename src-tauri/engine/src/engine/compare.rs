@@ -110,6 +110,7 @@ impl Engine {
                             Ok(texts) => checker.check(texts).map_err(Arc::new),
                             Err(e) => Err(Arc::clone(e)),
                         },
+                        disputed: Vec::new(),
                     })
                     .collect();
                 Ok(CheckRun::new(&check, settings.method, documents))

@@ -63,6 +63,28 @@ impl CheckRun {
         }
     }
 
+    /// Dispute a cited quotation of document `document` (its index in the run): the one starting at
+    /// character `start` of paragraph `paragraph` (a quoted passage's `cited_by.quotation[0]`). Its
+    /// passages then count as copied in every report of the run, without checking again; disputing it
+    /// again takes that back. Whether it is now disputed.
+    pub fn dispute(&mut self, document: usize, paragraph: usize, start: usize) -> Result<bool> {
+        let doc = self
+            .documents
+            .get_mut(document)
+            .ok_or_else(|| Error::InvalidSetting {
+                name: "document",
+                reason: format!("the check has no document {document}"),
+            })?;
+        let paragraphs = doc.outcome.as_ref().map_or(0, |p| p.len());
+        if paragraph >= paragraphs {
+            return Err(Error::InvalidSetting {
+                name: "paragraph",
+                reason: format!("{} has no paragraph {paragraph}", doc.file),
+            });
+        }
+        Ok(doc.dispute(paragraph, start))
+    }
+
     /// The report at the run's threshold and exclusions.
     pub fn report(&self) -> Report {
         self.build(self.threshold, &self.exclude)

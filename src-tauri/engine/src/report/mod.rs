@@ -7,6 +7,7 @@
 //! as reported.
 
 pub mod chapters;
+pub mod citations;
 pub mod class;
 pub mod duplicates;
 pub mod html;
@@ -17,6 +18,7 @@ pub mod pdf;
 mod render;
 pub mod text;
 
+pub use citations::Citation;
 pub use kinds::SpanKind;
 pub use lang::Lang;
 pub(crate) use render::not_meant;
@@ -41,6 +43,9 @@ pub struct CheckedDocument {
     pub file: String,
     /// The paragraphs and their matches, or why the file could not be checked.
     pub outcome: Result<Vec<ParagraphResult>, Arc<Error>>,
+    /// Quotations the reader disputes, `(paragraph, quotation start)`: their passages count as copied
+    /// whatever their citation (see [`CheckedDocument::dispute`]).
+    pub disputed: Vec<(usize, usize)>,
 }
 
 impl CheckedDocument {
@@ -48,6 +53,22 @@ impl CheckedDocument {
         CheckedDocument {
             file: file.display().to_string(),
             outcome: outcome.map_err(Arc::new),
+            disputed: Vec::new(),
+        }
+    }
+
+    /// Dispute the cited quotation starting at character `start` of paragraph `paragraph` (its passages
+    /// then count as copied), or take the dispute back if there is one. Whether it is now disputed.
+    pub fn dispute(&mut self, paragraph: usize, start: usize) -> bool {
+        match self.disputed.iter().position(|d| *d == (paragraph, start)) {
+            Some(i) => {
+                self.disputed.remove(i);
+                false
+            }
+            None => {
+                self.disputed.push((paragraph, start));
+                true
+            }
         }
     }
 
@@ -201,6 +222,24 @@ pub struct ReportSpan {
     pub kind: SpanKind,
     /// A `copied` passage that stands in quotation marks without a citation.
     pub in_quotes: bool,
+    /// Why a `quoted` passage is excused (or was, before the reader disputed it): its quotation and
+    /// where the quotation's citation stands.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cited_by: Option<CitedBy>,
+}
+
+/// The quotation a passage lies in and the citation that attributes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct CitedBy {
+    /// The quotation, `[start, end)` in characters of the submission paragraph; its start names it
+    /// when the reader disputes it.
+    pub quotation: [usize; 2],
+    /// The citation, `[start, end)` in characters of the paragraph it stands in.
+    pub citation: [usize; 2],
+    /// The citation stands in the paragraph before (a block quotation's lead-in).
+    pub in_previous: bool,
+    /// The reader disputed the citation: the passage counts as copied.
+    pub disputed: bool,
 }
 
 impl ReportSpan {
@@ -214,6 +253,7 @@ impl ReportSpan {
             source_utf16: utf16_range(source, span.source),
             kind,
             in_quotes,
+            cited_by: read.cited_by(submission, span.submission),
         }
     }
 }
@@ -224,20 +264,65 @@ struct ParagraphKinds<'a> {
     /// The writer (`check --author`): text of their own library documents is `own`.
     author: Option<&'a str>,
     reference: bool,
-    cited: Vec<[usize; 2]>,
+    /// Cited quotations and their citations.
+    cited: Vec<([usize; 2], Citation)>,
     uncited: Vec<[usize; 2]>,
+    /// Cited quotations the reader disputed (counted as copied, in quotation marks).
+    disputed: Vec<([usize; 2], Citation)>,
 }
 
 impl<'a> ParagraphKinds<'a> {
-    fn read(text: &str, reference: bool, author: Option<&'a str>) -> Self {
-        let (cited, uncited): (Vec<_>, Vec<_>) =
-            kinds::quotations(text).into_iter().partition(|q| q.1);
+    /// What paragraph `text` says, its preceding paragraph being `previous` (a block quotation's
+    /// lead-in).
+    /// What paragraph `text` says, its preceding paragraph being `previous` (a block quotation's
+    /// lead-in); `disputed` are the starts of its quotations the reader disputes.
+    fn read(
+        text: &str,
+        previous: Option<&str>,
+        reference: bool,
+        author: Option<&'a str>,
+        disputed: &[usize],
+    ) -> Self {
+        let (mut cited, mut uncited, mut contested) = (Vec::new(), Vec::new(), Vec::new());
+        for q in citations::quotations(text, previous) {
+            match q.citation {
+                Some(c) if disputed.contains(&q.range[0]) => {
+                    uncited.push(q.range);
+                    contested.push((q.range, c));
+                }
+                Some(c) => cited.push((q.range, c)),
+                None => uncited.push(q.range),
+            }
+        }
         ParagraphKinds {
             author,
             reference,
-            cited: cited.into_iter().map(|q| q.0).collect(),
-            uncited: uncited.into_iter().map(|q| q.0).collect(),
+            cited,
+            uncited,
+            disputed: contested,
         }
+    }
+
+    /// The cited (or disputed) quotation holding most of the passage `range` of `text`, with its
+    /// citation.
+    fn cited_by(&self, text: &str, range: [usize; 2]) -> Option<CitedBy> {
+        let cited = self.cited.iter().map(|(r, c)| (*r, *c, false));
+        let disputed = self.disputed.iter().map(|(r, c)| (*r, *c, true));
+        cited
+            .chain(disputed)
+            .map(|(r, c, disputed)| (kinds::share_inside(text, range, &[r]), r, c, disputed))
+            .filter(|(share, ..)| *share >= 0.5)
+            .max_by(|a, b| a.0.total_cmp(&b.0))
+            .map(|(_, quotation, c, disputed)| CitedBy {
+                quotation,
+                citation: c.range,
+                in_previous: c.in_previous,
+                disputed,
+            })
+    }
+
+    fn cited_ranges(&self) -> Vec<[usize; 2]> {
+        self.cited.iter().map(|(r, _)| *r).collect()
     }
 
     /// The kind of the passage `range` of `text` found in match `m`, and whether a copied one is in
@@ -253,7 +338,7 @@ impl<'a> ParagraphKinds<'a> {
             (SpanKind::Own, false)
         } else if self.reference {
             (SpanKind::Reference, false)
-        } else if kinds::share_inside(text, range, &self.cited) >= 0.5 {
+        } else if kinds::share_inside(text, range, &self.cited_ranges()) >= 0.5 {
             (SpanKind::Quoted, false)
         } else {
             (
@@ -350,7 +435,14 @@ fn document(
     // Per paragraph: characters, counted characters, characters in passages of any kind.
     let mut figures: Vec<[usize; 3]> = Vec::with_capacity(results.len());
     for (index, p) in results.iter().enumerate() {
-        let read = ParagraphKinds::read(&p.text, references[index], author);
+        let previous = index.checked_sub(1).map(|i| results[i].text.as_str());
+        let disputed: Vec<usize> = doc
+            .disputed
+            .iter()
+            .filter(|d| d.0 == index)
+            .map(|d| d.1)
+            .collect();
+        let read = ParagraphKinds::read(&p.text, previous, references[index], author, &disputed);
         // Every passage counts (the 13-character rule): the threshold decides only which paragraphs are
         // flagged and which matches are listed as such.
         // Below the threshold only copied passages count: a whole-paragraph method's match there is only
