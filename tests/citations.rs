@@ -137,3 +137,40 @@ fn cited_quotations_are_told_apart_on_the_calibration_set() {
 fn cited_quotations_are_told_apart_on_the_held_out_set() {
     check_set("held-out");
 }
+
+/// The HTML report shows why a quotation is excused: its citation is marked, in the quotation's own
+/// paragraph or in a block quotation's lead-in; the text stays escaped.
+#[test]
+fn the_report_marks_the_citation_that_excuses_a_quotation() {
+    let s = Sandbox::new();
+    let quoted =
+        "维护者应当定期检查错误跟踪系统中与自己软件包有关的全部报告，并及时回复提交者的问题。";
+    let block =
+        "打包工作的核心是让软件在发行版中以一致的方式安装、升级和卸载，而不破坏系统中的其他部分。";
+    s.write("lib/a.txt", format!("{quoted}\n\n{block}\n"));
+    s.ok(&["library", "add", s.path("lib").to_str().unwrap()]);
+    let sub = s.write(
+        "sub.txt",
+        format!(
+            "我们的小组讨论<b>维护</b>工作。“{quoted}”[3]我们同意这一点。\n\n王磊（2020）对此写道：\n\n{block}\n"
+        ),
+    );
+    let html = s.ok(&["check", sub.to_str().unwrap(), "--format", "html"]);
+    assert!(html.contains("<span class=\"citation\""), "{html}");
+    assert!(
+        html.contains(">[3]</span>"),
+        "the inline citation is marked"
+    );
+    assert!(
+        html.contains(">（2020）</span>"),
+        "the lead-in's citation is marked"
+    );
+    assert!(html.contains("&lt;b&gt;维护&lt;/b&gt;") && !html.contains("<b>维护"));
+    let json: Value =
+        serde_json::from_str(&s.ok(&["check", sub.to_str().unwrap(), "--format", "json"])).unwrap();
+    let paragraphs = json["documents"][0]["paragraphs"].as_array().unwrap();
+    let block_span = &paragraphs[2]["matches"][0]["spans"][0];
+    assert_eq!(block_span["kind"], "quoted");
+    assert_eq!(block_span["cited_by"]["in_previous"], true);
+    assert_eq!(block_span["cited_by"]["disputed"], false);
+}

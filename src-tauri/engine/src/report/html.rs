@@ -74,7 +74,7 @@ table.bars{width:auto}table.bars th{font-weight:400;max-width:24rem}.bar{width:1
 .para.passage{border-left-color:#f59f9f}.para.passage mark.copied{background:#ffe3e3}
 .sim{font-weight:600;color:#c92a2a}mark.pair-c0{background:#cfe2ff}mark.pair-c1{background:#ffdcb0}mark.pair-c2{background:#c8efcc}mark.pair-c3{background:#e6d9ff}mark.pair-c4{background:#c6eef0}mark.pair-c5{background:#ffd6e5}
 mark.in-quotes{text-decoration:underline dotted}
-mark.quoted{background:#c9f0d3}mark.reference,mark.template{background:#e3e3e6}mark.own{background:#d6e4ff}.kinds{color:#333}.error{color:#b00020;font-weight:600}
+mark.quoted{background:#c9f0d3}.citation{text-decoration:underline 2px #2e7d32;text-underline-offset:2px;font-weight:600}mark.reference,mark.template{background:#e3e3e6}mark.own{background:#d6e4ff}.kinds{color:#333}.error{color:#b00020;font-weight:600}
 @media print{body{margin:0}.para{break-inside:avoid}}";
 
 /// Render the report as a standalone HTML page in `lang`.
@@ -252,6 +252,13 @@ fn marked_html(runs: &[Run]) -> String {
             }
             Some(Mark::Pair(c)) => {
                 let _ = write!(out, "<mark class=\"pair-c{c}\">{}</mark>", escape(&r.text));
+            }
+            Some(Mark::Citation) => {
+                let _ = write!(
+                    out,
+                    "<span class=\"citation\" title=\"the citation that excuses the quotation\">{}</span>",
+                    escape(&r.text)
+                );
             }
             Some(Mark::Kind(k) | Mark::Light(k)) => {
                 let _ = write!(

@@ -26,6 +26,8 @@ pub enum Mark {
     /// An aligned sentence of a translation, on either side: pair colour `0..PAIR_COLOURS`, the same
     /// on both sides.
     Pair(u8),
+    /// The citation that excuses a quoted passage (why it is `quoted`).
+    Citation,
 }
 
 /// Colours the aligned sentence pairs of a translation cycle through.
@@ -300,12 +302,18 @@ fn document(out: &mut Vec<Block>, doc: &DocumentReport, lang: Lang) {
                 .collect(),
         });
     }
-    for p in &doc.paragraphs {
+    // Citations standing in a block quotation's lead-in, by the lead-in paragraph's position.
+    let mut lead_ins: Vec<Marked> = vec![Vec::new(); doc.paragraphs.len()];
+    for (i, p) in doc.paragraphs.iter().enumerate().skip(1) {
+        lead_ins[i - 1].extend(lead_in_citations(p));
+    }
+    for (p, lead_in) in doc.paragraphs.iter().zip(lead_ins) {
         let label = format!("¶{}", p.index + 1);
         if p.flagged {
             // Its matches' passages, then (lighter) those copied from sources below the threshold:
             // everything counted is marked and its source named.
-            let mut all = kinded(&p.matches, false);
+            let mut all = lead_in;
+            all.extend(kinded(&p.matches, false));
             all.extend(kinded(&p.passages, true));
             out.push(Block::Para {
                 label,
@@ -349,16 +357,18 @@ fn document(out: &mut Vec<Block>, doc: &DocumentReport, lang: Lang) {
                 });
             }
         } else if !p.passages.is_empty() {
+            let mut all = lead_in;
+            all.extend(kinded(&p.passages, true));
             out.push(Block::Para {
                 label,
-                runs: runs(&p.text, &kinded(&p.passages, true)),
+                runs: runs(&p.text, &all),
                 tone: Tone::Passage,
                 note: passages_note(&p.passages, &l),
             });
         } else {
             out.push(Block::Para {
                 label,
-                runs: runs(&p.text, &[]),
+                runs: runs(&p.text, &lead_in),
                 tone: Tone::Plain,
                 note: None,
             });
@@ -403,19 +413,39 @@ fn paired(m: &MatchReport) -> (Marked, Marked) {
     (mine, theirs)
 }
 
-/// The passages of matches as marked ranges of the submission paragraph.
-fn kinded(matches: &[MatchReport], light: bool) -> Vec<([usize; 2], Mark, bool)> {
-    matches
-        .iter()
-        .flat_map(|m| &m.spans)
-        .map(|s| {
-            let mark = if light {
-                Mark::Light(s.kind)
-            } else {
-                Mark::Kind(s.kind)
-            };
-            (s.submission, mark, s.in_quotes)
+/// The passages of matches as marked ranges of the submission paragraph, after the citations that
+/// excuse its quoted ones.
+fn kinded(matches: &[MatchReport], light: bool) -> Marked {
+    let spans = || matches.iter().flat_map(|m| &m.spans);
+    let cited = spans()
+        .filter_map(|s| {
+            s.cited_by
+                .filter(|c| s.kind == SpanKind::Quoted && !c.in_previous)
         })
+        .map(|c| (c.citation, Mark::Citation, false));
+    let passages = spans().map(|s| {
+        let mark = if light {
+            Mark::Light(s.kind)
+        } else {
+            Mark::Kind(s.kind)
+        };
+        (s.submission, mark, s.in_quotes)
+    });
+    cited.chain(passages).collect()
+}
+
+/// The citations of paragraph `p`'s quoted passages that stand in the paragraph before it (a block
+/// quotation's lead-in), as marked ranges of that paragraph.
+fn lead_in_citations(p: &super::ParagraphReport) -> Marked {
+    p.matches
+        .iter()
+        .chain(&p.passages)
+        .flat_map(|m| &m.spans)
+        .filter_map(|s| {
+            s.cited_by
+                .filter(|c| s.kind == SpanKind::Quoted && c.in_previous)
+        })
+        .map(|c| (c.citation, Mark::Citation, false))
         .collect()
 }
 

@@ -58,6 +58,8 @@ fn mark_colour(mark: Mark) -> Rgb {
         Mark::Kind(SpanKind::Own) | Mark::Light(SpanKind::Own) => (0.84, 0.89, 1.0),
         Mark::Kind(SpanKind::Reference | SpanKind::Template)
         | Mark::Light(SpanKind::Reference | SpanKind::Template) => (0.89, 0.89, 0.9),
+        // A quoted passage's citation: a deeper green than the passage it excuses.
+        Mark::Citation => (0.6, 0.86, 0.67),
         // The pair colours of the HTML report and the app (`pair-c0` …).
         Mark::Pair(c) => match c % page::PAIR_COLOURS {
             0 => (0.81, 0.89, 1.0),
