@@ -166,8 +166,7 @@ fn the_report_marks_the_citation_that_excuses_a_quotation() {
         "the lead-in's citation is marked"
     );
     assert!(html.contains("&lt;b&gt;维护&lt;/b&gt;") && !html.contains("<b>维护"));
-    let json: Value =
-        serde_json::from_str(&s.ok(&["check", sub.to_str().unwrap(), "--format", "json"])).unwrap();
+    let json: Value = s.check_json(&sub);
     let paragraphs = json["documents"][0]["paragraphs"].as_array().unwrap();
     let block_span = &paragraphs[2]["matches"][0]["spans"][0];
     assert_eq!(block_span["kind"], "quoted");

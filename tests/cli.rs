@@ -22,11 +22,6 @@ fn library_with_sources(s: &Sandbox) {
     assert!(out.contains("added 2 document(s) (4 paragraphs)"), "{out}");
 }
 
-fn check_json(s: &Sandbox, file: &str) -> Value {
-    let out = s.ok(&["check", file, "--format", "json"]);
-    serde_json::from_str(&out).expect("check prints JSON")
-}
-
 #[test]
 fn check_flags_exact_and_edited_copies_and_not_clean_text() {
     let s = Sandbox::new();
@@ -36,7 +31,7 @@ fn check_flags_exact_and_edited_copies_and_not_clean_text() {
         "submission.txt",
         format!("{edited_zh}\n\n{CLEAN_ZH}\n\n{EN_2}\n\n{CLEAN_EN}\n"),
     );
-    let report = check_json(&s, sub.to_str().unwrap());
+    let report = s.check_json(&sub);
     let doc = &report["documents"][0];
     assert_eq!(doc["file"], sub.to_str().unwrap());
     let paras = doc["paragraphs"].as_array().unwrap();
@@ -221,7 +216,7 @@ fn remove_with_an_unknown_id_removes_nothing() {
     // The removed document's paragraphs are no longer found: only the Chinese document's translation
     // of the paragraph is.
     let sub = s.write("copy.txt", format!("{EN_1}\n"));
-    let v = check_json(&s, sub.to_str().unwrap());
+    let v = s.check_json(&sub);
     let matches = v["documents"][0]["paragraphs"][0]["matches"]
         .as_array()
         .unwrap();
@@ -312,8 +307,7 @@ fn pdf_report_embeds_its_font_and_reads_back_as_the_report() {
     ] {
         assert!(text.contains(words), "{words} in {text}");
     }
-    let json: serde_json::Value =
-        serde_json::from_str(&s.ok(&["check", sub, "--format", "json"])).unwrap();
+    let json = s.check_json(std::path::Path::new(sub));
     let chapters = json["documents"][0]["chapters"].as_array().unwrap();
     assert_eq!(chapters.len(), 2, "{json}");
     assert_eq!(chapters[1]["title"], "Chapter 2 Method");

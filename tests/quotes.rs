@@ -77,9 +77,7 @@ fn quotations_and_references_are_told_apart_from_copying() {
             );
             body.extend(REFERENCES.iter().map(|r| r.to_string()));
             let file = s.write(&format!("quotes-{lang}-{d}.txt"), body.join("\n\n") + "\n");
-            let report: Value =
-                serde_json::from_str(&s.ok(&["check", file.to_str().unwrap(), "--format", "json"]))
-                    .unwrap();
+            let report: Value = s.check_json(&file);
             let doc = &report["documents"][0];
             for (i, p) in doc["paragraphs"].as_array().unwrap().iter().enumerate() {
                 let spans: Vec<&Value> = ["matches", "passages"]
@@ -218,8 +216,7 @@ fn template_documents_are_never_counted_and_documents_carry_their_metadata() {
         "essay.txt",
         format!("{template_text}\n\n{source_text}\n\n我们小组讨论了维护工作的意义，大家都认为及时处理问题最重要。\n"),
     );
-    let report: Value =
-        serde_json::from_str(&s.ok(&["check", sub.to_str().unwrap(), "--format", "json"])).unwrap();
+    let report: Value = s.check_json(&sub);
     let doc = &report["documents"][0];
     let p = doc["paragraphs"].as_array().unwrap();
     assert_eq!(p[0]["flagged"], false, "template text is not flagged");
@@ -306,8 +303,7 @@ fn template_documents_are_never_counted_and_documents_carry_their_metadata() {
     assert!(s
         .ok(&["library", "list", "--author", "李华"])
         .contains("no document"));
-    let now: Value =
-        serde_json::from_str(&s.ok(&["check", sub.to_str().unwrap(), "--format", "json"])).unwrap();
+    let now: Value = s.check_json(&sub);
     assert_eq!(
         now["documents"][0]["total_ratio"], 0.0,
         "both are templates now"
@@ -334,8 +330,7 @@ fn a_paragraph_in_many_library_documents_is_template_text() {
     let copied = "维护者需要认真阅读软件包相关文档，并按照流程逐步完成每一项检查工作。";
     let sub = s.write("essay.txt", format!("{copied}\n\n{licence}\n"));
     s.ok(&["library", "add", s.path("lib").to_str().unwrap()]);
-    let report: Value =
-        serde_json::from_str(&s.ok(&["check", sub.to_str().unwrap(), "--format", "json"])).unwrap();
+    let report: Value = s.check_json(&sub);
     let doc = &report["documents"][0];
     let p = doc["paragraphs"].as_array().unwrap();
     assert_eq!(p[0]["flagged"], true, "{doc}");
@@ -344,7 +339,6 @@ fn a_paragraph_in_many_library_documents_is_template_text() {
     assert!(doc["kinds"]["template"].as_f64().unwrap() > 0.4);
     // With four of the five removed the line is an ordinary source again.
     s.ok(&["library", "remove", "2", "3", "4", "5"]);
-    let report: Value =
-        serde_json::from_str(&s.ok(&["check", sub.to_str().unwrap(), "--format", "json"])).unwrap();
+    let report: Value = s.check_json(&sub);
     assert_eq!(report["documents"][0]["paragraphs"][1]["flagged"], true);
 }

@@ -71,9 +71,7 @@ fn a_chinese_translation_of_an_english_library_document_is_reported_sentence_by_
     let zh = s.write("weather.txt", format!("{ZH_LIBRARY}\n"));
     s.ok(&["library", "add", en.to_str().unwrap(), zh.to_str().unwrap()]);
     let essay = s.write("essay.docx", docx(&[ZH_COPY, ZH_OTHER]));
-    let report: Value =
-        serde_json::from_str(&s.ok(&["check", essay.to_str().unwrap(), "--format", "json"]))
-            .unwrap();
+    let report: Value = s.check_json(&essay);
     let doc = &report["documents"][0];
     let p = &doc["paragraphs"][0];
     assert_eq!(p["flagged"], true, "{p}");

@@ -160,6 +160,13 @@ impl Sandbox {
     }
 
     /// Run and require success; returns stdout.
+    /// `tongwen check FILE --format json`, parsed.
+    pub fn check_json(&self, file: &std::path::Path) -> serde_json::Value {
+        let file = file.to_str().expect("a UTF-8 path");
+        serde_json::from_str(&self.ok(&["check", file, "--format", "json"]))
+            .expect("check prints JSON")
+    }
+
     pub fn ok(&self, args: &[&str]) -> String {
         let out = self.tongwen(args);
         assert!(
