@@ -176,12 +176,27 @@
         'In my own view, the most important lesson is that rules only work when people understand why they exist. I asked three classmates about this and wrote down what they said.',
         'Cities can keep their night sky: several towns have adopted community rules that switch off advertising lights at midnight, and shielded lamps that send their light only downwards help too 🌙.',
         '最后，我想感谢老师和同学们的帮助。🌕 这次调查让我明白，保护环境要从身边的小事做起。',
+        '🌠 One handbook puts it plainly: "A dark-sky community protects its night sky through good lighting and public education" (Lee, 2021, p. 4).',
+        '关于读书会的分工，《读书会章程》是这样规定的：',
+        '每次活动由一名同学担任主持人，提前一周在群里公布要讨论的章节，并准备三到五个开放性的问题。',
       ],
       matches: [
         { para: 0, doc: 4, sourcePara: 1, hamming: 9, passages: ['<img src=x onerror=alert(1)> and <script>alert("xss")</script> must always be shown as text and never run, because a document is data, not code.'] },
         { para: 1, doc: 5, sourcePara: 0, hamming: 12, passages: ['池塘的溶解氧含量在雨后明显升高，而浊度在连续晴天后逐渐下降，这说明降雨对池塘水体有明显的补充作用。'] },
         { para: 3, doc: 6, sourcePara: 1, hamming: 21, passages: ['several towns have adopted community rules that switch off advertising lights at midnight'] },
         { para: 3, doc: 2, sourcePara: 2, hamming: 24, passages: ['shielded lamps that send their light only downwards'] },
+        // Cited quotations (`cited`): the quotation (null: the whole paragraph, a block quotation) and its
+        // citation, in this paragraph or, with `previous`, in the one before (a lead-in).
+        {
+          para: 5, doc: 6, sourcePara: 0, hamming: 6,
+          passages: ['A dark-sky community protects its night sky through good lighting and public education'],
+          cited: { quotation: '"A dark-sky community protects its night sky through good lighting and public education"', citation: 'Lee, 2021, p. 4' },
+        },
+        {
+          para: 7, doc: 3, sourcePara: 0, hamming: 5,
+          passages: ['每次活动由一名同学担任主持人，提前一周在群里公布要讨论的章节，并准备三到五个开放性的问题。'],
+          cited: { quotation: null, citation: '《读书会章程》', previous: true },
+        },
       ],
     },
   };
@@ -204,8 +219,27 @@
     return at;
   }
 
+  /**
+   * A cited quotation's `cited_by` (scalar offsets, as Rust gives them); `disputed` holds the starts of
+   * the paragraph's disputed quotations.
+   */
+  function citedBy(submission, para, cited, disputed) {
+    const text = submission.texts[para];
+    const where = cited.previous ? submission.texts[para - 1] : text;
+    const at = cited.quotation == null ? 0 : text.indexOf(cited.quotation);
+    const c = where.indexOf(cited.citation);
+    if (at < 0 || c < 0) throw new Error(`mock data: quotation or citation not found in paragraph ${para}`);
+    const quotation = cited.quotation == null ? [0, Array.from(text).length] : toScalar(text, at, cited.quotation.length);
+    return {
+      quotation,
+      citation: toScalar(where, c, cited.citation.length),
+      in_previous: Boolean(cited.previous),
+      disputed: disputed.has(quotation[0]),
+    };
+  }
+
   /** All matches of a canned submission paragraph, at any threshold, as API.md's Match. */
-  function rawMatches(submission, para, libraryIds) {
+  function rawMatches(submission, para, libraryIds, disputed = new Set()) {
     const text = submission.texts[para];
     const out = [];
     for (const m of submission.matches) {
@@ -221,16 +255,20 @@
           source_utf16: toUtf16(sourceText, src),
         }));
       } else {
+        // A passage in a cited quotation is `quoted`, or `copied` in quotation marks once disputed.
+        const cited = m.cited ? citedBy(submission, para, m.cited, disputed) : null;
         spans = m.passages.map((passage) => {
           const a = findIgnoringFirstCase(text, passage);
           const b = findIgnoringFirstCase(sourceText, passage);
           if (a < 0 || b < 0) throw new Error(`mock data: passage not found: ${passage}`);
-          return {
+          const span = {
             submission: toScalar(text, a, passage.length),
             source: toScalar(sourceText, b, passage.length),
             submission_utf16: [a, a + passage.length],
             source_utf16: [b, b + passage.length],
           };
+          if (cited) Object.assign(span, { kind: cited.disputed ? 'copied' : 'quoted', in_quotes: cited.disputed, cited_by: { ...cited } });
+          return span;
         });
       }
       const similarity =
@@ -270,7 +308,12 @@
     return SUBMISSIONS['essay-2'];
   }
 
-  function documentReport(path, threshold, libraryIds) {
+  /**
+   * One submission's DocumentReport. `index` is its place in the check (for its disputed quotations);
+   * with "quotes" in `exclude`, `quoted` passages are left out of copied_chars, the similarity and the
+   * sources (they stay in total_ratio and the paragraphs), as in Rust.
+   */
+  function documentReport(path, threshold, libraryIds, { index: docIndex = 0, exclude = [] } = {}) {
     const submission = submissionFor(path);
     if (submission.error) {
       return {
@@ -282,8 +325,16 @@
     const bySource = new Map();
     let total = 0;
     let copied = 0;
+    let counted = 0;
+    const counts = (span) => !(exclude.includes('quotes') && span.kind === 'quoted');
     const paragraphs = submission.texts.map((text, index) => {
-      const matches = rawMatches(submission, index, libraryIds)
+      const disputed = new Set(
+        [...(lastCheck.disputed ?? [])]
+          .map((key) => key.split(':').map(Number))
+          .filter(([d, p]) => d === docIndex && p === index)
+          .map(([, , start]) => start),
+      );
+      const matches = rawMatches(submission, index, libraryIds, disputed)
         .filter((m) => m.similarity >= threshold)
         .sort((a, b) => b.similarity - a.similarity || a.source_title.localeCompare(b.source_title))
         .slice(0, 3);
@@ -291,10 +342,13 @@
       const paraCopied = countIn(text, matches.flatMap((m) => m.spans.map((s) => s.submission_utf16)));
       total += chars;
       copied += paraCopied;
+      counted += countIn(text, matches.flatMap((m) => m.spans.filter(counts).map((s) => s.submission_utf16)));
       const perSource = new Map();
       for (const m of matches) {
+        const ranges = m.spans.filter(counts).map((s) => s.submission_utf16);
+        if (!ranges.length) continue;
         if (!perSource.has(m.source_document)) perSource.set(m.source_document, { m, ranges: [] });
-        perSource.get(m.source_document).ranges.push(...m.spans.map((s) => s.submission_utf16));
+        perSource.get(m.source_document).ranges.push(...ranges);
       }
       for (const [id, { m, ranges }] of perSource) {
         if (!bySource.has(id)) {
@@ -311,10 +365,11 @@
       .sort((a, b) => b.copied_chars - a.copied_chars || a.source_title.localeCompare(b.source_title));
     return {
       file: path,
-      similarity_ratio: round4(total ? copied / total : 0),
+      total_ratio: round4(total ? copied / total : 0),
+      similarity_ratio: round4(total ? counted / total : 0),
       largest_source_ratio: sources.length ? sources[0].ratio : 0,
       total_chars: total,
-      copied_chars: copied,
+      copied_chars: counted,
       flagged_paragraphs: paragraphs.filter((p) => p.flagged).length,
       sources,
       paragraphs,
@@ -345,7 +400,7 @@
   const stale = new Map(); // library path → paragraphs fingerprinted by an older Tongwen
   const paragraphsOf = (docs) => docs.reduce((n, d) => n + d.paragraphs, 0);
   if (params.has('old')) stale.set(DEFAULT_LIBRARY, paragraphsOf(libraries.get(DEFAULT_LIBRARY)) || 1);
-  let lastCheck = null; // {paths, libraryIds}
+  let lastCheck = null; // {paths, libraryIds, disputed: Set of "document:paragraph:start"}
   let running = null; // {cancelled}
   const failures = new Map(); // command → the error to throw
   let dragDropListener = null;
@@ -575,7 +630,7 @@
           await sleep(STEP * 4);
           send(args.onProgress, i + 1, args.paths.length, args.paths[i]);
         }
-        lastCheck = { paths: [...args.paths], libraryIds: new Set(library().map((d) => d.id)) };
+        lastCheck = { paths: [...args.paths], libraryIds: new Set(library().map((d) => d.id)), disputed: new Set() };
         return buildReport(settings.threshold);
       } finally {
         running = null;
@@ -585,7 +640,26 @@
     async report(args) {
       expectArgs('report', args, { threshold: isRatio, exclude: isExclude });
       if (!lastCheck) throw commandError('not_found', 'internal', null, 'no check has been run yet');
-      return buildReport(args.threshold);
+      return buildReport(args.threshold, args.exclude ?? []);
+    },
+
+    async dispute_quotation(args) {
+      const isIndex = (v) => Number.isInteger(v) && v >= 0;
+      expectArgs('dispute_quotation', args, {
+        document: isIndex, paragraph: isIndex, start: isIndex, threshold: isRatio, exclude: isExclude,
+      });
+      if (!lastCheck) throw commandError('not_found', 'internal', null, 'no check has been run yet');
+      const path = lastCheck.paths[args.document];
+      const invalid = (detail) => commandError('bad_input', 'invalid_setting', null, `invalid ${detail}`, { detail });
+      if (path == null) throw invalid(`document: the check has no document ${args.document}`);
+      const submission = submissionFor(path);
+      if (submission.error || args.paragraph >= submission.texts.length) {
+        throw invalid(`paragraph: ${path} has no paragraph ${args.paragraph}`);
+      }
+      // Toggled: disputing it again takes the dispute back.
+      const key = `${args.document}:${args.paragraph}:${args.start}`;
+      if (!lastCheck.disputed.delete(key)) lastCheck.disputed.add(key);
+      return buildReport(args.threshold, args.exclude ?? []);
     },
 
     async export_html(args) {
@@ -652,7 +726,7 @@
           if (source && !docs.some((d) => d.id === source.id)) docs.push(documentRecord(source, Math.floor(Date.now() / 1000)));
           send(args.onProgress, i + 1, steps.length, steps[i]);
         }
-        lastCheck = { paths: [steps[steps.length - 1]], libraryIds: new Set(docs.map((d) => d.id)) };
+        lastCheck = { paths: [steps[steps.length - 1]], libraryIds: new Set(docs.map((d) => d.id)), disputed: new Set() };
         return buildReport(settings.threshold);
       } finally {
         running = null;
@@ -660,11 +734,11 @@
     },
   };
 
-  function buildReport(threshold) {
+  function buildReport(threshold, exclude = []) {
     return {
       threshold,
       method: 'verified',
-      documents: lastCheck.paths.map((p) => documentReport(p, threshold, lastCheck.libraryIds)),
+      documents: lastCheck.paths.map((p, index) => documentReport(p, threshold, lastCheck.libraryIds, { index, exclude })),
     };
   }
 

@@ -126,6 +126,15 @@ export const check = (paths, onProgress, author = null) =>
 /** The last check re-filtered at `threshold`, without checking again. */
 export const report = (threshold, exclude = []) => call('report', { threshold, exclude });
 
+/**
+ * Disputes the cited quotation starting at character `start` (`cited_by.quotation[0]`) of paragraph
+ * `paragraph` of `report.documents[document]`, or takes the dispute back when it is disputed: its
+ * passages then count as copied. Resolves to the last check's report at `threshold` and `exclude`
+ * (like `report`), its figures recomputed without checking again.
+ */
+export const disputeQuotation = (document, paragraph, start, threshold, exclude = []) =>
+  call('dispute_quotation', { document, paragraph, start, threshold, exclude });
+
 /** Writes the last report at `threshold` as HTML, in `lang` ("zh" | "en", the interface's language). */
 export const exportHtml = (path, threshold, lang, exclude = []) =>
   call('export_html', { path, threshold, lang, exclude });

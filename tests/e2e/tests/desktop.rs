@@ -497,6 +497,25 @@ async fn exclusions_and_details(driver: &WebDriver, home: &Path) -> WebDriverRes
     assert!(without > 0.0, "the plain copy still counts");
     screenshot(driver, "07-exclusions").await;
 
+    // Why the quotation is excused: its citation is marked. The teacher disagrees with one click: the
+    // quotation counts as copied and the figure follows without a new check; a second click restores it.
+    let cited = text_of(driver, "#paragraphs span.citation").await?;
+    assert!(cited.contains("2019"), "the citation is marked: {cited}");
+    click_css(driver, "#paragraphs button[data-action='dispute']").await?;
+    wait_for("the disputed quotation counted", || async {
+        Ok(percent(&text_of(driver, "#similarity-ratio").await?) == percent(&total))
+    })
+    .await?;
+    assert!(!driver
+        .find_all(By::Css("#paragraphs mark.disputed"))
+        .await?
+        .is_empty());
+    click_css(driver, "#paragraphs button[data-action='dispute']").await?;
+    wait_for("the citation restored", || async {
+        Ok(percent(&text_of(driver, "#similarity-ratio").await?) == without)
+    })
+    .await?;
+
     // The PDF report, with the exclusion chosen.
     let pdf = home.join("报告.pdf");
     stub_dialog(driver, serde_json::json!(pdf.display().to_string())).await?;

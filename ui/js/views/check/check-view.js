@@ -1,6 +1,7 @@
 // The Check tab: choose or drop submissions, check them against the library, and read the report.
 // The threshold slider re-filters the kept results through `report` (no new check); with several
-// submissions, #report-document chooses which one is shown.
+// submissions, #report-document chooses which one is shown. A cited quotation's button disputes its
+// citation (or restores it) through `dispute_quotation`, which answers with the whole report again.
 
 import * as api from '../../api.js';
 import { $, clear, el, isTypingTarget } from '../../dom.js';
@@ -139,7 +140,11 @@ function render() {
   renderDocumentSelector(report);
   renderFailures(report);
   if (!doc) return;
-  renderDocument(doc, { threshold: Number(report.threshold), method: report.method ?? '' }, { onOpen: openCompare });
+  renderDocument(
+    doc,
+    { threshold: Number(report.threshold), method: report.method ?? '', documentIndex: report.documents.indexOf(doc) },
+    { onOpen: openCompare, onDispute: disputeQuotation },
+  );
 }
 
 function renderEmptyState() {
@@ -207,6 +212,49 @@ async function refilter(threshold) {
   } finally {
     if (seq === refilterSeq) $('#report').removeAttribute('aria-busy');
   }
+}
+
+// ---- cited quotations ---------------------------------------------------------------------------
+
+/**
+ * Disputes the citation of the quotation starting at `start` of paragraph `paragraph` of the document
+ * on screen (or takes the dispute back), at the threshold and exclusions on screen, and shows the
+ * report that comes back: its figures count the quotation as copied (or excused again).
+ */
+async function disputeQuotation({ paragraph, start, button }) {
+  const report = store.get('report');
+  const documentIndex = report?.documents?.indexOf(currentDocument()) ?? -1;
+  if (documentIndex < 0) return;
+  // A pending move of the slider is taken along: the answer is the report at this threshold.
+  clearTimeout(refilterTimer);
+  const threshold = Number($('#threshold').value);
+  const seq = ++refilterSeq;
+  if (button) button.disabled = true;
+  $('#report').setAttribute('aria-busy', 'true');
+  try {
+    const next = await api.disputeQuotation(documentIndex, paragraph, start, threshold, excluded());
+    if (seq !== refilterSeq) return; // a later re-filter shows the dispute too
+    store.set('report', next);
+    const disputed = isDisputed(next.documents?.[documentIndex], paragraph, start);
+    showStatus(t(disputed ? 'status.quotationDisputed' : 'status.citationRestored'));
+    // The paragraphs were drawn again: keep the keyboard on the same quotation's button.
+    document
+      .querySelector(`#paragraphs button[data-action="dispute"][data-paragraph="${CSS.escape(String(paragraph))}"][data-start="${CSS.escape(String(start))}"]`)
+      ?.focus({ preventScroll: true });
+  } catch (err) {
+    if (button && document.contains(button)) button.disabled = false;
+    if (seq === refilterSeq) showError(err);
+  } finally {
+    if (seq === refilterSeq) $('#report').removeAttribute('aria-busy');
+  }
+}
+
+/** Whether the quotation starting at `start` of paragraph `index` of `doc` is disputed. */
+function isDisputed(doc, index, start) {
+  const paragraph = doc?.paragraphs?.find((p) => p.index === index);
+  return [...(paragraph?.matches ?? []), ...(paragraph?.passages ?? [])].some((match) =>
+    (match.spans ?? []).some((span) => span.cited_by?.quotation?.[0] === start && span.cited_by.disputed),
+  );
 }
 
 // ---- export -------------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ import { $, clear, el, pathText } from '../../dom.js';
 import * as fmt from '../../format.js';
 import { t } from '../../i18n.js';
 import { highlightedText, matchSpans, pairColours } from './highlight.js';
+import { citationsByParagraph, citedQuotations } from './quotations.js';
 import { flaggedIndices, shareOf } from './report-view.js';
 
 let getDocument = () => null;
@@ -137,7 +138,11 @@ function render() {
     el(
       'p',
       { class: 'compare-text', lang: guessLang(paragraph.text) },
-      highlightedText(paragraph.text, match ? matchSpans(match, 'submission') : [], { pairs: true, colours }),
+      highlightedText(paragraph.text, match ? matchSpans(match, 'submission') : [], {
+        pairs: true,
+        colours,
+        citations: citationsIn(doc, paragraph.index),
+      }),
     ),
   );
 
@@ -189,6 +194,14 @@ function render() {
     sources.append(card);
   });
   if (!matches.length) sources.append(el('p', { class: 'muted', text: t('compare.noMatches') }));
+}
+
+/** The citations of excused quotations that stand in paragraph `index` (see quotations.js). */
+function citationsIn(doc, index) {
+  // This paragraph's quotations, and the next one's (a block quotation cited in its lead-in).
+  const near = (doc?.paragraphs ?? []).filter((p) => p.index === index || p.index === index + 1);
+  const quotations = new Map(near.map((p) => [p.index, citedQuotations(p)]));
+  return citationsByParagraph(near, quotations).get(index) ?? [];
 }
 
 /** "zh" when the text is mostly Chinese, so the browser picks CJK fonts and line breaking. */

@@ -1,6 +1,7 @@
 // Copied passages as <mark> elements. Rust sends every span twice: in Unicode scalar values and in
 // UTF-16 code units (`*_utf16`); JavaScript strings are indexed in UTF-16, so only the `*_utf16`
-// pairs are used here, with `String.prototype.slice`. The text is inserted as text nodes only.
+// pairs are used here, with `String.prototype.slice`. A cited quotation's `cited_by` ranges come in
+// scalar values only: `utf16Range` converts them. The text is inserted as text nodes only.
 
 import { t } from '../../i18n.js';
 
@@ -27,6 +28,7 @@ export function mergeSpans(spans, length, { joinTouching = true } = {}) {
       ids: span.id == null ? [] : [span.id],
       kind: span.kind ?? null,
       inQuotes: Boolean(span.inQuotes),
+      disputed: Boolean(span.disputed),
     });
   }
   clean.sort((a, b) => a.start - b.start || a.end - b.end);
@@ -41,6 +43,7 @@ export function mergeSpans(spans, length, { joinTouching = true } = {}) {
         last.kind = span.kind;
       }
       last.inQuotes = last.inQuotes || span.inQuotes;
+      last.disputed = last.disputed || span.disputed;
     } else merged.push(span);
   }
   return merged;
@@ -51,26 +54,92 @@ export function mergeSpans(spans, length, { joinTouching = true } = {}) {
  * `data-pair` (the ids of the spans it covers) so its counterpart in the other text can be lit.
  * With `colours` (a colour index per span id, see `pairColours`), each mark also gets the class
  * `pair-c<index>` of its first span, and spans that only touch stay separate marks.
+ * `citations` (`{range: [start, end] in UTF-16, quotation: "P:S"}`, see quotations.js) are wrapped in
+ * `<span class="citation">`, inside a mark where they overlap one (split at the mark's edges).
  */
-export function highlightedText(text, spans, { markClass = 'copied', pairs = false, colours = null } = {}) {
+export function highlightedText(text, spans, { markClass = 'copied', pairs = false, colours = null, citations = [] } = {}) {
   const source = String(text ?? '');
+  const cited = mergeCitations(citations, source.length);
   const fragment = document.createDocumentFragment();
   let at = 0;
   for (const span of mergeSpans(spans, source.length, { joinTouching: !colours })) {
-    if (span.start > at) fragment.append(document.createTextNode(source.slice(at, span.start)));
+    if (span.start > at) appendText(fragment, source, at, span.start, cited);
     const mark = document.createElement('mark');
     // Coloured by kind (copied red, quoted green, reference and template grey, own work blue).
-    mark.className = markClass + (span.kind ? ` kind-${span.kind}` : '') + (span.inQuotes ? ' in-quotes' : '');
+    mark.className =
+      markClass + (span.kind ? ` kind-${span.kind}` : '') + (span.inQuotes ? ' in-quotes' : '') + (span.disputed ? ' disputed' : '');
     const colour = colours && span.ids.length ? colours[span.ids[0]] : null;
     if (colour != null) mark.classList.add(`pair-c${colour}`);
-    if (span.inQuotes) mark.title = t('report.inQuotes');
-    mark.textContent = source.slice(span.start, span.end);
+    const title = markTitle(span);
+    if (title) mark.title = title;
+    appendText(mark, source, span.start, span.end, cited);
     if (pairs && span.ids.length) mark.dataset.pair = span.ids.join(' ');
     fragment.append(mark);
     at = span.end;
   }
-  if (at < source.length) fragment.append(document.createTextNode(source.slice(at)));
+  if (at < source.length) appendText(fragment, source, at, source.length, cited);
   return fragment;
+}
+
+/** Why a passage counts as it does, when its kind needs saying. */
+function markTitle(span) {
+  if (span.kind === 'quoted') return t('report.citedQuotation');
+  if (span.disputed) return t('report.disputedQuotation');
+  if (span.inQuotes) return t('report.inQuotes');
+  return '';
+}
+
+/** Sorted, non-overlapping citation ranges (UTF-16), each with the quotations it attributes. */
+function mergeCitations(citations, length) {
+  const clean = [];
+  for (const citation of citations ?? []) {
+    const [start, end] = (citation.range ?? []).map((n) => Math.max(0, Math.min(length, Math.trunc(Number(n)))));
+    if (!(end > start)) continue;
+    clean.push({ start, end, quotations: citation.quotation == null ? [] : [String(citation.quotation)] });
+  }
+  clean.sort((a, b) => a.start - b.start || a.end - b.end);
+  const merged = [];
+  for (const citation of clean) {
+    const last = merged[merged.length - 1];
+    if (last && citation.start < last.end) {
+      last.end = Math.max(last.end, citation.end);
+      for (const q of citation.quotations) if (!last.quotations.includes(q)) last.quotations.push(q);
+    } else merged.push(citation);
+  }
+  return merged;
+}
+
+/** Appends `source[from, to)` to `parent` as text, its citations (`cited`) in <span class="citation">. */
+function appendText(parent, source, from, to, cited) {
+  let at = from;
+  for (const citation of cited) {
+    if (citation.end <= at) continue;
+    if (citation.start >= to) break;
+    const start = Math.max(citation.start, at);
+    const end = Math.min(citation.end, to);
+    if (start > at) parent.append(document.createTextNode(source.slice(at, start)));
+    const node = document.createElement('span');
+    node.className = 'citation';
+    node.title = t('report.citation');
+    if (citation.quotations.length) node.dataset.quotation = citation.quotations.join(' ');
+    node.textContent = source.slice(start, end);
+    parent.append(node);
+    at = end;
+  }
+  if (at < to) parent.append(document.createTextNode(source.slice(at, to)));
+}
+
+/**
+ * `[start, end]` in Unicode scalar values of `text` (as `cited_by` gives them) in UTF-16 code units,
+ * for `String.prototype.slice`; clamped to the text.
+ */
+export function utf16Range(text, [start, end] = []) {
+  const chars = Array.from(String(text ?? ''));
+  const clamp = (n) => Math.max(0, Math.min(chars.length, Number.isFinite(Number(n)) ? Math.trunc(Number(n)) : 0));
+  const from = clamp(start);
+  const to = Math.max(from, clamp(end));
+  const before = chars.slice(0, from).join('').length;
+  return [before, before + chars.slice(from, to).join('').length];
 }
 
 /**
@@ -84,7 +153,12 @@ export function paragraphSpans(paragraph, { passages = false } = {}) {
   for (const match of listed) {
     for (const span of match.spans ?? []) {
       if (span.submission_utf16) {
-        spans.push({ range: span.submission_utf16, kind: span.kind ?? null, inQuotes: span.in_quotes });
+        spans.push({
+          range: span.submission_utf16,
+          kind: span.kind ?? null,
+          inQuotes: span.in_quotes,
+          disputed: Boolean(span.cited_by?.disputed),
+        });
       }
     }
   }
@@ -94,8 +168,19 @@ export function paragraphSpans(paragraph, { passages = false } = {}) {
 /** One match's spans on one side ("submission" or "source"), numbered to pair the two sides. */
 export function matchSpans(match, side) {
   const key = `${side}_utf16`;
+  const submission = side === 'submission';
   return (match.spans ?? []).flatMap((span, id) =>
-    span[key] ? [{ range: span[key], id, kind: side === 'submission' ? span.kind ?? null : null, inQuotes: side === 'submission' && span.in_quotes }] : [],
+    span[key]
+      ? [
+          {
+            range: span[key],
+            id,
+            kind: submission ? span.kind ?? null : null,
+            inQuotes: submission && span.in_quotes,
+            disputed: submission && Boolean(span.cited_by?.disputed),
+          },
+        ]
+      : [],
   );
 }
 

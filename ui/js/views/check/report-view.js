@@ -5,6 +5,7 @@ import { $, clear, el, setPathText } from '../../dom.js';
 import * as fmt from '../../format.js';
 import { errorMessage, t } from '../../i18n.js';
 import { KIND_ORDER, highlightedText, paragraphSpans } from './highlight.js';
+import { citationsByParagraph, citedQuotations, quotationList } from './quotations.js';
 
 /** A paragraph's copied share in [0, 1]. */
 export function shareOf(paragraph) {
@@ -39,13 +40,14 @@ export function rankedSources(doc) {
 }
 
 /**
- * Fills #report for `doc` (a DocumentReport) of a Report with `threshold` and `method`.
- * `onOpen(index)` opens the comparison for a flagged paragraph.
+ * Fills #report for `doc` (a DocumentReport, `documentIndex` in the Report's `documents`) of a Report
+ * with `threshold` and `method`. `onOpen(index)` opens the comparison for a flagged paragraph;
+ * `onDispute({paragraph, start, button})` disputes (or restores) a cited quotation's citation.
  */
-export function renderDocument(doc, { threshold, method }, { onOpen }) {
+export function renderDocument(doc, { threshold, method, documentIndex = 0 }, { onOpen, onDispute }) {
   renderSummary(doc, threshold, method);
   renderSources(doc, { onOpen });
-  renderParagraphs(doc, { onOpen });
+  renderParagraphs(doc, { onOpen, onDispute, documentIndex });
 }
 
 function renderSummary(doc, threshold, method) {
@@ -188,14 +190,27 @@ function sameSource(match, source) {
   return match.source_path === source.source_path;
 }
 
-function renderParagraphs(doc, { onOpen }) {
+function renderParagraphs(doc, { onOpen, onDispute, documentIndex }) {
   const container = clear($('#paragraphs'));
   const paragraphs = doc.paragraphs ?? [];
   $('#paragraphs-legend').hidden = paragraphs.length === 0;
-  for (const paragraph of paragraphs) container.append(paragraphElement(paragraph, onOpen));
+  // Cited quotations, and their citations where they stand (a lead-in's is in the paragraph before).
+  const quotations = new Map(paragraphs.map((p) => [p.index, citedQuotations(p)]));
+  const citations = citationsByParagraph(paragraphs, quotations);
+  const texts = new Map(paragraphs.map((p) => [p.index, p.text]));
+  const cited = { documentIndex, onDispute, textOf: (index) => texts.get(index) ?? '' };
+  for (const paragraph of paragraphs) {
+    container.append(
+      paragraphElement(paragraph, onOpen, {
+        ...cited,
+        quotations: quotations.get(paragraph.index) ?? [],
+        citations: citations.get(paragraph.index) ?? [],
+      }),
+    );
+  }
 }
 
-function paragraphElement(paragraph, onOpen) {
+function paragraphElement(paragraph, onOpen, { quotations, citations, ...cited }) {
   const share = shareOf(paragraph);
   const flagged = Boolean(paragraph.flagged);
   // Copied passages below the threshold count in the ratio and are marked in a lighter colour.
@@ -229,8 +244,8 @@ function paragraphElement(paragraph, onOpen) {
     );
   }
   const text = passages
-    ? highlightedText(paragraph.text, paragraphSpans(paragraph, { passages: true }), { markClass: 'copied passage' })
-    : highlightedText(paragraph.text, paragraphSpans(paragraph));
+    ? highlightedText(paragraph.text, paragraphSpans(paragraph, { passages: true }), { markClass: 'copied passage', citations })
+    : highlightedText(paragraph.text, paragraphSpans(paragraph), { citations });
   // The text's own language, for its punctuation's font (see base.css).
   node.append(head, el('p', { class: 'para-text', lang: fmt.guessLang(paragraph.text) }, text));
   if (passages) node.append(el('p', { class: 'para-note', text: t('report.passageNote') }));
@@ -259,6 +274,9 @@ function paragraphElement(paragraph, onOpen) {
     }
     node.append(chips);
   }
+  // Each cited quotation of a flagged or listed paragraph, with the button that disputes its citation.
+  const quoted = flagged || passages ? quotationList(paragraph, quotations, cited) : null;
+  if (quoted) node.append(quoted);
 
   if (flagged) {
     node.addEventListener('click', () => {
