@@ -173,3 +173,42 @@ fn the_report_marks_the_citation_that_excuses_a_quotation() {
     assert_eq!(block_span["cited_by"]["in_previous"], true);
     assert_eq!(block_span["cited_by"]["disputed"], false);
 }
+
+/// A Word file whose quotation is cited only by a footnote (Chicago's notes style, GB/T's 脚注): the
+/// reference is not in the text, yet it cites the quotation; the same quotation without the footnote
+/// stays copied.
+#[test]
+fn a_quotation_cited_by_a_word_footnote_is_quoted() {
+    use docx_rs::{Docx, Footnote, Paragraph, Run};
+    let s = Sandbox::new();
+    let quoted =
+        "维护者应当定期检查错误跟踪系统中与自己软件包有关的全部报告，并及时回复提交者的问题。";
+    s.write("lib/a.txt", format!("{quoted}\n"));
+    s.ok(&["library", "add", s.path("lib").to_str().unwrap()]);
+    let essay = |footnote: bool| {
+        let mut run = Run::new().add_text("”");
+        if footnote {
+            let note = Footnote::new().add_content(
+                Paragraph::new()
+                    .add_run(Run::new().add_text("王明：《维护手册》，2019年，第12页。")),
+            );
+            run = run.add_footnote_reference(note);
+        }
+        let doc = Docx::new().add_paragraph(
+            Paragraph::new()
+                .add_run(Run::new().add_text(format!("我们的小组认为：“{quoted}")))
+                .add_run(run)
+                .add_run(Run::new().add_text("这是讨论的结论。")),
+        );
+        let mut buf = std::io::Cursor::new(Vec::new());
+        doc.build().pack(&mut buf).expect("pack docx");
+        buf.into_inner()
+    };
+    for (footnote, kind) in [(true, "quoted"), (false, "copied")] {
+        let file = s.write(&format!("essay-{footnote}.docx"), essay(footnote));
+        let json = s.check_json(&file);
+        let p = &json["documents"][0]["paragraphs"][0];
+        assert!(!p["text"].as_str().unwrap().contains('\u{FDD0}'), "{p}");
+        assert_eq!(p["matches"][0]["spans"][0]["kind"], kind, "{p}");
+    }
+}

@@ -112,7 +112,16 @@ pub struct Block {
     /// A heading's level, 1 for a chapter (or a title), when known.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub level: Option<u8>,
+    /// Where footnote and endnote references stand: character offsets in `text` (a reference stands
+    /// before the character at its offset). The reference marks themselves are not in the text, which
+    /// reads as the document's words; a citation by footnote is told from them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<usize>,
 }
+
+/// Stands in a reader's text for a footnote or endnote reference until `finish` takes it out and keeps
+/// its offset in [`Block::notes`]: a noncharacter, which no document text holds.
+pub const NOTE_MARK: char = '\u{FDD0}';
 
 impl Block {
     pub fn new(text: impl Into<String>, kind: BlockKind) -> Self {
@@ -120,6 +129,7 @@ impl Block {
             text: text.into(),
             kind,
             level: None,
+            notes: Vec::new(),
         }
     }
 
@@ -397,6 +407,24 @@ fn split_long(text: String) -> Vec<String> {
     pieces
 }
 
+/// `text` without its [`NOTE_MARK`]s, and the offsets they stood at.
+fn take_notes(text: String) -> (String, Vec<usize>) {
+    if !text.contains(NOTE_MARK) {
+        return (text, Vec::new());
+    }
+    let (mut out, mut notes) = (String::with_capacity(text.len()), Vec::new());
+    let mut at = 0;
+    for c in text.chars() {
+        if c == NOTE_MARK {
+            notes.push(at);
+        } else {
+            out.push(c);
+            at += 1;
+        }
+    }
+    (out, notes)
+}
+
 fn finish(blocks: Vec<Block>) -> Result<Vec<Block>, ExtractError> {
     let had_text = blocks.iter().any(|b| !b.text.trim().is_empty());
     let out: Vec<Block> = blocks
@@ -406,8 +434,14 @@ fn finish(blocks: Vec<Block>) -> Result<Vec<Block>, ExtractError> {
             let (kind, level) = (b.kind, b.level);
             split_long(text)
                 .into_iter()
-                .filter(|t| !t.is_empty())
-                .map(move |text| Block { text, kind, level })
+                .map(take_notes)
+                .filter(|(t, _)| !t.trim().is_empty())
+                .map(move |(text, notes)| Block {
+                    text,
+                    kind,
+                    level,
+                    notes,
+                })
         })
         .collect();
     if out.is_empty() {

@@ -135,6 +135,9 @@ pub struct ParagraphResult {
     pub text: String,
     /// The document marks this paragraph as a heading (a report's chapters start at headings).
     pub heading: bool,
+    /// Where the document's footnote and endnote references stand (character offsets; see
+    /// `extract::Block::notes`): a quotation cited by a note.
+    pub notes: Vec<usize>,
     pub matches: Vec<Match>,
 }
 
@@ -445,6 +448,7 @@ impl<'a> Checker<'a> {
                 ParagraphResult {
                     text: text.clone(),
                     heading: false,
+                    notes: Vec::new(),
                     matches,
                 }
             })
@@ -563,6 +567,7 @@ impl Checker<'_> {
                 ParagraphResult {
                     text: text.clone(),
                     heading: false,
+                    notes: Vec::new(),
                     matches,
                 }
             })

@@ -113,9 +113,11 @@ impl Engine {
 /// Check a document's paragraphs, keeping which are headings.
 pub(super) fn check_blocks(checker: &Checker<'_>, read: Extracted) -> Result<Vec<ParagraphResult>> {
     let headings: Vec<bool> = read.paragraphs.iter().map(Block::starts_chapter).collect();
+    let notes: Vec<Vec<usize>> = read.paragraphs.iter().map(|b| b.notes.clone()).collect();
     let mut results = checker.check(&paragraph_texts(read))?;
-    for (r, heading) in results.iter_mut().zip(headings) {
+    for ((r, heading), notes) in results.iter_mut().zip(headings).zip(notes) {
         r.heading = heading;
+        r.notes = notes;
     }
     Ok(results)
 }

@@ -50,6 +50,13 @@ pub struct Citation {
 
 /// The quotations of `text`, a paragraph whose preceding paragraph is `previous`.
 pub fn quotations(text: &str, previous: Option<&str>) -> Vec<Quotation> {
+    quotations_noted(text, previous, &[])
+}
+
+/// [`quotations`] of a paragraph whose document puts footnote or endnote references at the character
+/// offsets `notes` (a Word file's notes: the reference marks are not in the text). A note reference
+/// right after a quotation (after punctuation) cites it; the citation is the character before it.
+pub fn quotations_noted(text: &str, previous: Option<&str>, notes: &[usize]) -> Vec<Quotation> {
     let chars: Vec<char> = text.chars().collect();
     if let Some(citation) = block_citation(&chars, previous) {
         return vec![Quotation {
@@ -68,7 +75,8 @@ pub fn quotations(text: &str, previous: Option<&str>) -> Vec<Quotation> {
             Some(last) => {
                 let end = last + 1;
                 let range = [i, end];
-                let citation = cited_after(&chars, end)
+                let citation = noted_after(&chars, end, notes)
+                    .or_else(|| cited_after(&chars, end))
                     .or_else(|| cited_before(&chars, i))
                     .or_else(|| page_after_a_signal_phrase(&chars, i, end))
                     .map(|range| Citation {
@@ -82,6 +90,17 @@ pub fn quotations(text: &str, previous: Option<&str>) -> Vec<Quotation> {
         }
     }
     out
+}
+
+/// A note reference right after a quotation ending at `end` (after punctuation only).
+fn noted_after(chars: &[char], end: usize, notes: &[usize]) -> Option<[usize; 2]> {
+    let stop = (end..chars.len())
+        .find(|&k| !is_lead_punct(chars[k]))
+        .unwrap_or(chars.len());
+    notes
+        .iter()
+        .find(|&&n| (end..=stop).contains(&n))
+        .map(|&n| [n.saturating_sub(1), n.max(1)])
 }
 
 /// A page reference right after the quotation `[start, end)` whose signal phrase names its author.

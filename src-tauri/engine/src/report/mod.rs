@@ -275,16 +275,18 @@ impl<'a> ParagraphKinds<'a> {
     /// What paragraph `text` says, its preceding paragraph being `previous` (a block quotation's
     /// lead-in).
     /// What paragraph `text` says, its preceding paragraph being `previous` (a block quotation's
-    /// lead-in); `disputed` are the starts of its quotations the reader disputes.
+    /// lead-in); `disputed` are the starts of its quotations the reader disputes, `notes` where the
+    /// document's footnote references stand.
     fn read(
         text: &str,
         previous: Option<&str>,
         reference: bool,
         author: Option<&'a str>,
         disputed: &[usize],
+        notes: &[usize],
     ) -> Self {
         let (mut cited, mut uncited, mut contested) = (Vec::new(), Vec::new(), Vec::new());
-        for q in citations::quotations(text, previous) {
+        for q in citations::quotations_noted(text, previous, notes) {
             match q.citation {
                 Some(c) if disputed.contains(&q.range[0]) => {
                     uncited.push(q.range);
@@ -442,7 +444,14 @@ fn document(
             .filter(|d| d.0 == index)
             .map(|d| d.1)
             .collect();
-        let read = ParagraphKinds::read(&p.text, previous, references[index], author, &disputed);
+        let read = ParagraphKinds::read(
+            &p.text,
+            previous,
+            references[index],
+            author,
+            &disputed,
+            &p.notes,
+        );
         // Every passage counts (the 13-character rule): the threshold decides only which paragraphs are
         // flagged and which matches are listed as such.
         // Below the threshold only copied passages count: a whole-paragraph method's match there is only
@@ -718,16 +727,19 @@ mod tests {
         let results = vec![
             ParagraphResult {
                 heading: false,
+                notes: Vec::new(),
                 text: text.clone(),
                 matches: vec![found(1, 0.35, &[[0, 14]])],
             },
             ParagraphResult {
                 heading: false,
+                notes: Vec::new(),
                 text: text.clone(),
                 matches: vec![found(2, 0.2, &[[10, 18]])],
             },
             ParagraphResult {
                 heading: false,
+                notes: Vec::new(),
                 text,
                 matches: vec![],
             },
@@ -756,6 +768,7 @@ mod tests {
             Path::new("essay.txt"),
             Ok(vec![ParagraphResult {
                 heading: false,
+                notes: Vec::new(),
                 text: "一二三四五六七八九十".into(),
                 matches: vec![Match {
                     extent: Extent::WholeParagraph,

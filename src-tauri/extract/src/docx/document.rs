@@ -302,6 +302,13 @@ fn open(
             }
             Tag::Other
         }
+        // A footnote's or endnote's number in the text: kept as a mark whose offset `finish` records.
+        "footnoteReference" | "endnoteReference" if parent == Some(Tag::Run) => {
+            if let Some(frame) = frames.last_mut().filter(|f| !f.hidden) {
+                frame.text.push(crate::NOTE_MARK);
+            }
+            Tag::Other
+        }
         "instrText" => Tag::Instruction,
         "fldChar" => {
             match attr(attributes, "fldCharType") {
@@ -396,7 +403,12 @@ fn finish(frame: Frame, styles: &StyleMap) -> Vec<Block> {
         _ => (BlockKind::Body, None),
     };
     let mut blocks = Vec::with_capacity(1 + nested.len());
-    blocks.push(Block { text, kind, level });
+    blocks.push(Block {
+        text,
+        kind,
+        level,
+        notes: Vec::new(),
+    });
     blocks.extend(nested);
     blocks
 }

@@ -169,6 +169,20 @@ fn builder_document_in_reading_order() {
     .map(|b| b.level)
     .collect();
     assert_eq!(levels, [Some(1), Some(1), Some(2)]);
+    // The footnote reference is not in the text; where it stands is kept (before the full stop).
+    let read = extract_bytes(
+        &pack(feature_document()),
+        Some("docx"),
+        &ExtractOptions::default(),
+    )
+    .unwrap();
+    let noted: Vec<(&str, &[usize])> = read
+        .paragraphs
+        .iter()
+        .filter(|b| !b.notes.is_empty())
+        .map(|b| (b.text.as_str(), b.notes.as_slice()))
+        .collect();
+    assert_eq!(noted, [("自由软件运动始于一九八三年。", &[13][..])]);
 }
 
 #[test]

@@ -202,3 +202,19 @@ fn a_page_alone_cites_when_the_signal_phrase_names_the_author() {
     );
     assert_eq!(cited("有人坦承：“自由软件是一种精神”（41）。"), [false]);
 }
+
+#[test]
+fn a_word_footnote_reference_after_the_quotation_cites_it() {
+    let text = "他说“自由软件是一种精神。”我们同意。";
+    // The reference stands right after the closing mark (offset 14), or after a full stop after it.
+    let q = quotations_noted(text, None, &[14]);
+    assert_eq!(q[0].citation.map(|c| c.range), Some([13, 14]));
+    assert!(
+        quotations_noted("“自由软件是一种精神”。我们同意。", None, &[12])[0]
+            .citation
+            .is_some()
+    );
+    // A note elsewhere in the paragraph does not cite the quotation.
+    assert!(quotations_noted(text, None, &[17])[0].citation.is_none());
+    assert!(quotations(text, None)[0].citation.is_none());
+}
