@@ -6,7 +6,8 @@ usage: python3 scripts/make-citation-set.py [EVAL_DEV] OUT [--seed 31] [--docs 1
 Written apart from the checker: its names, titles, verbs and sentence frames are its own, taken from the
 style guides (APA 7, MLA 9, Chicago author-date and notes, IEEE, GB/T 7714-2015 in both systems, Chinese
 prose conventions), not from Tongwen's rules. Each submission (Chinese or English) is eight paragraphs of
-someone's own writing (clean paragraphs of eval-dev's queries) into which library sentences are put:
+someone's own writing (clean paragraphs of eval-dev's queries that share no 13-character or 6-word
+passage with the set's library) into which library sentences are put:
 
   cited     a quotation with its citation, in one of the positions the style allows: before it in a
             signal phrase, right after it, after the sentence's full stop, later in the sentence, or a
@@ -63,8 +64,20 @@ def sentences(text, english):
     return [p.strip() for p in parts if p.strip()]
 
 
+def runs(text, english):
+    """The passages a checker would call copied if shared: 13-character (Chinese, spaces aside) or
+    6-word (English, lower case) windows."""
+    if english:
+        w = re.findall(r"[a-z0-9]+", text.lower())
+        return {" ".join(w[i:i + 6]) for i in range(max(0, len(w) - 5))}
+    t = re.sub(r"\s", "", text)
+    return {t[i:i + 13] for i in range(max(0, len(t) - 12))}
+
+
 def size(s, english):
-    return len(s.split()) if english else len(re.sub(r"\s", "", s))
+    """Words of an English sentence, Chinese characters of a Chinese one (Latin words in it aside: a
+    checker counts a Chinese passage from 13 Chinese characters)."""
+    return len(s.split()) if english else len(re.findall(r"[\u4e00-\u9fff]", s))
 
 
 # Cited forms: (style, position, frame). `{q}` is the quoted sentence without its final stop, `{n}` a
@@ -173,6 +186,13 @@ def main():
                        if m["format"] == "txt" and m.get("encoding") == "utf-8"
                        and m["lang"].startswith("zh") == (not english) and f not in used_sources)
         rng.shuffle(files)
+        # Own writing shares no passage with the library documents the set uses (a run of 13 Chinese
+        # characters or 6 English words), so that what the truth calls own is own.
+        windows = set()
+        for f in files[:14]:
+            for p in paragraphs(os.path.join(a.eval_dev, f)):
+                windows |= runs(p, english)
+        own = [(k, t) for k, t in own if not (runs(t, english) & windows)]
         pool = []
         for f in files[:14]:
             paras = paragraphs(os.path.join(a.eval_dev, f))

@@ -21,6 +21,67 @@ use crate::util::Sandbox;
 /// `reference`: excused either way), and the number of insertions.
 type Figures = BTreeMap<(String, String, String), (usize, usize, usize)>;
 
+/// The largest difference between a submission's similarity ratio with quotations and references left
+/// out (`--exclude quotes,references`, CNKI's 去除引用文献复制比) and the truth: its plain copies and
+/// uncited quotations' share of its characters.
+fn ratio_error(set: &str) -> f64 {
+    let dir = tongwen_testdata::repository_root().join(format!("tests/fixtures/citations/{set}"));
+    let truth: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("truth.json")).unwrap()).unwrap();
+    let s = Sandbox::new();
+    s.ok(&["library", "add", dir.join("library").to_str().unwrap()]);
+    let names: Vec<&String> = truth["submissions"].as_object().unwrap().keys().collect();
+    let files: Vec<String> = names
+        .iter()
+        .map(|n| dir.join(n).to_string_lossy().into_owned())
+        .collect();
+    // Without the translation search: eval-dev's own paragraphs may translate a library document of the
+    // other language, which the truth of this set does not know (it measures quotations).
+    let mut args = vec![
+        "check",
+        "--format",
+        "json",
+        "--exclude",
+        "quotes,references",
+        "--no-translation",
+    ];
+    args.extend(files.iter().map(String::as_str));
+    let report: Value = serde_json::from_str(&s.ok(&args)).unwrap();
+    let non_ws = |t: &str| t.chars().filter(|c| !c.is_whitespace()).count();
+    let mut worst: f64 = 0.0;
+    for (name, doc) in names.iter().zip(report["documents"].as_array().unwrap()) {
+        let paragraphs = doc["paragraphs"].as_array().unwrap();
+        let total: usize = paragraphs
+            .iter()
+            .map(|p| non_ws(p["text"].as_str().unwrap()))
+            .sum();
+        let counted: usize = truth["submissions"][name.as_str()]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|it| it["expected"] != "cited")
+            .map(|it| {
+                let text: Vec<char> = paragraphs[it["paragraph"].as_u64().unwrap() as usize]
+                    ["text"]
+                    .as_str()
+                    .unwrap()
+                    .chars()
+                    .collect();
+                let r = &it["range"];
+                let piece: String = text
+                    [r[0].as_u64().unwrap() as usize..r[1].as_u64().unwrap() as usize]
+                    .iter()
+                    .collect();
+                non_ws(&piece)
+            })
+            .sum();
+        let expected = counted as f64 / total as f64;
+        let got = doc["similarity_ratio"].as_f64().unwrap();
+        worst = worst.max((got - expected).abs());
+    }
+    worst
+}
+
 fn measure(set: &str) -> Figures {
     let dir = tongwen_testdata::repository_root().join(format!("tests/fixtures/citations/{set}"));
     let truth: Value =
@@ -119,6 +180,9 @@ fn check_set(set: &str) {
         "{set}: uncited quotations excused"
     );
     assert_eq!(totals["plain"].1, 0, "{set}: a plain copy excused");
+    let error = ratio_error(set);
+    println!("  {set}: largest similarity ratio error without quotations: {error:.4}");
+    assert!(error <= 0.03, "{set}: ratio error {error}");
     // Every style the set holds was measured.
     let styles: std::collections::BTreeSet<&str> = figures
         .keys()

@@ -170,6 +170,11 @@ fn ends_sentence_at(chars: &[char], i: usize) -> bool {
     }
 }
 
+/// A closing quotation mark.
+fn is_closing(c: char) -> bool {
+    matches!(c, '”' | '」' | '』' | '’' | '»' | '〞' | '〟' | '＂' | '"')
+}
+
 fn closing_mark_char(c: char) -> bool {
     matches!(c, '“' | '"' | '‘' | '「' | '«')
 }
@@ -192,6 +197,17 @@ fn source_at(chars: &[char], from: usize) -> Option<[usize; 2]> {
             .find(|&k| !is_note_mark(chars[k]))
             .unwrap_or(chars.len());
         return Some([start, end]);
+    }
+    // A note number set as a raised digit reads as a plain one in a PDF's text: one to three digits
+    // glued to the closing mark, then no letter or digit (`…”3。`, `…."12 The`).
+    if c.is_ascii_digit() && start == from && from > 0 && is_closing(chars[from - 1]) {
+        let end = (start..chars.len())
+            .find(|&k| !chars[k].is_ascii_digit())
+            .unwrap_or(chars.len());
+        let after = chars.get(end).copied();
+        if end - start <= 3 && !after.is_some_and(|a| a.is_alphanumeric() && !is_cjk(a)) {
+            return Some([start, end]);
+        }
     }
     if c == '[' && chars.get(start + 1) == Some(&'^') {
         let end = chars[start..].iter().position(|&x| x == ']')? + start + 1;

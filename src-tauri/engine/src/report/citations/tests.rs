@@ -218,3 +218,15 @@ fn a_word_footnote_reference_after_the_quotation_cites_it() {
     assert!(quotations_noted(text, None, &[17])[0].citation.is_none());
     assert!(quotations(text, None)[0].citation.is_none());
 }
+
+#[test]
+fn a_pdf_note_number_glued_to_the_closing_mark_cites() {
+    assert_eq!(cited("他说“自由软件是一种精神。”3我们同意。"), [true]);
+    assert_eq!(
+        cited("\"Free software is a matter of liberty.\"12 We agree."),
+        [true]
+    );
+    // A number that is a word of the sentence is not a note.
+    assert_eq!(cited("他说“自由软件是一种精神” 3 次。"), [false]);
+    assert_eq!(cited("the \"free\"2019a edition"), [false]);
+}
