@@ -37,10 +37,11 @@
 //! part through size limits and checks their XML (see there). The main document part is then read by
 //! `document`, one pass over its XML events that builds no document model (memory stays near the size
 //! of the part and the text it yields, and nothing recurses per level of nesting); every rule above is
-//! applied there, once. The styles part is read with docx-rs (`Styles::from_xml`) into the paragraph
-//! styles of `styles`, inside [`std::panic::catch_unwind`] since docx-rs unwraps in places on unusual
-//! input; a styles part it refuses only loses the headings known by style. So a .docx is refused only
-//! when its zip or its document XML is damaged.
+//! applied there, once. The styles part is streamed the same way (`styles`, quick-xml): only the
+//! paragraph styles' ids, names, bases and outline levels are kept, and a styles part that is not well
+//! formed only loses the headings known by style. So a .docx is refused only when its zip or its
+//! document XML is damaged. docx-rs's part here is its XML event reader (the body) and, in tests,
+//! writing Word documents.
 
 mod document;
 mod package;

@@ -10,12 +10,12 @@
 //!   by `_rels/.rels`, usually `word/document.xml`), its relationships and its styles part. Each is read
 //!   through a reader that stops one byte past its declared size, so an entry that lies about its size
 //!   is caught with bounded memory (as are damaged deflate streams and CRC mismatches);
-//! * the main document and styles parts are read through once with the XML reader the part readers use
-//!   (docx-rs's, over quick-xml) to check that they are well formed, complete, have one root and are at
-//!   most [`MAX_XML_DEPTH`] elements deep (the reader refuses entities other than XML's five and
-//!   character references). A damaged styles part is ignored (headings are then recognised by outline
-//!   level only); a damaged document part is an error. docx-rs's styles reader loops forever on
-//!   truncated XML, so it only ever sees a checked part.
+//! * the main document part (and the notes parts) are read through once with the body reader's XML
+//!   reader (docx-rs's) to check that they are well formed, complete, have one root and are at most
+//!   [`MAX_XML_DEPTH`] elements deep (the reader refuses entities other than XML's five and character
+//!   references); a damaged document part is an error. The styles part is checked the same way by the
+//!   styles reader as it streams it (`styles`), and ignored when damaged (headings are then recognised
+//!   by outline level only).
 
 use std::io::{self, Cursor, Read};
 
@@ -126,7 +126,11 @@ pub fn check(bytes: &[u8]) -> Result<Package, ExtractError> {
 
     let document = unpack(&mut archive, main_index)?;
     scan_xml(&mut &document[..]).map_err(|cause| corrupt(format!("{main_part} {cause}")))?;
-    let styles = optional_part(&mut archive, &styles_part)?;
+    // The styles reader checks the part as it streams it (see `styles::StyleMap::from_part`).
+    let styles = match archive.index_for_name(&styles_part) {
+        Some(index) => Some(unpack(&mut archive, index)?),
+        None => None,
+    };
     let mut notes = Vec::new();
     for (kind, file) in [(FOOTNOTES, "footnotes.xml"), (ENDNOTES, "endnotes.xml")] {
         let part = relationship_target(&mut archive, &rels, folder, kind)
@@ -247,7 +251,7 @@ fn relationship_target(
 }
 
 /// Read an XML part to its end: well formed, complete, one root, not deeper than [`MAX_XML_DEPTH`].
-fn scan_xml(reader: &mut dyn Read) -> Result<(), String> {
+pub(super) fn scan_xml(reader: &mut dyn Read) -> Result<(), String> {
     let mut parser = EventReader::new(reader);
     let mut depth = 0usize;
     let mut seen_root = false;

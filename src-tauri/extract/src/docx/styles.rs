@@ -1,10 +1,14 @@
-//! The styles part, read with docx-rs (`Styles::from_xml`), as the paragraph styles that make a paragraph
-//! a heading or part of a table of contents.
+//! The styles part, read as far as paragraph kinds need: each paragraph style's id, name, base and
+//! outline level, streamed with quick-xml and nothing else built. A python-docx document carries a
+//! 350 KB styles part; building docx-rs's whole model of it cost a Word file several times what its body
+//! costs (`docx_styles_streaming_against_docx_rs`, an ignored test, gives the ratio). docx-rs still
+//! reads the body's events (its XML reader) and writes the test documents.
 
 use std::collections::HashMap;
-use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use docx_rs::{FromXML, StyleType, Styles};
+use quick_xml::encoding::Decoder;
+use quick_xml::events::{BytesStart, Event};
+use quick_xml::{Reader, XmlVersion};
 
 /// What a paragraph's style (and outline level) makes it.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -19,6 +23,7 @@ pub enum Role {
     Toc,
 }
 
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
 struct StyleInfo {
     name: String,
     based_on: Option<String>,
@@ -26,36 +31,113 @@ struct StyleInfo {
 }
 
 /// Paragraph styles by id.
-#[derive(Default)]
+#[derive(Default, Debug, PartialEq, Eq)]
 pub struct StyleMap {
     styles: HashMap<String, StyleInfo>,
 }
 
-impl StyleMap {
-    /// The paragraph styles of a styles part (already checked to be well-formed XML by the package
-    /// check). docx-rs gives up on a whole part for one value it cannot parse and unwraps in places: a
-    /// styles part it refuses or panics on gives no styles (headings are then recognised by the
-    /// paragraphs' own outline levels only), as does a missing one.
-    pub fn from_part(xml: Option<&[u8]>) -> Self {
-        xml.and_then(|xml| {
-            catch_unwind(AssertUnwindSafe(|| Styles::from_xml(xml)))
-                .ok()?
+/// The value of attribute `name` (any prefix) of an element, entities resolved.
+fn val(e: &BytesStart<'_>, name: &[u8], decoder: Decoder) -> Option<String> {
+    e.attributes()
+        .flatten()
+        .find(|a| a.key.local_name().as_ref() == name)
+        .and_then(|a| {
+            a.decoded_and_normalized_value(XmlVersion::Implicit1_0, decoder)
                 .ok()
+                .map(|v| v.into_owned())
         })
-        .map(|styles| StyleMap::new(&styles))
-        .unwrap_or_default()
+}
+
+impl StyleMap {
+    /// The paragraph styles of a styles part. A style without a `w:type` is a paragraph style, as the
+    /// format says. A part that is not well-formed XML (unclosed or mismatched elements, a second root,
+    /// nesting deeper than the body may) gives no styles, as a missing part does: headings are then
+    /// recognised by the paragraphs' own outline levels only.
+    pub fn from_part(xml: Option<&[u8]>) -> Self {
+        let Some(xml) = xml else {
+            return StyleMap::default();
+        };
+        let mut styles = HashMap::new();
+        let mut reader = Reader::from_reader(xml);
+        // The style being read: its id, whether it is a paragraph style, what it says.
+        let mut current: Option<(String, bool, StyleInfo)> = None;
+        let (mut depth, mut roots) = (0usize, 0usize);
+        loop {
+            let (e, empty) = match reader.read_event() {
+                Ok(Event::Start(e)) => {
+                    roots += usize::from(depth == 0);
+                    depth += 1;
+                    if depth > super::package::MAX_XML_DEPTH || roots > 1 {
+                        return StyleMap::default();
+                    }
+                    (e, false)
+                }
+                Ok(Event::Empty(e)) => {
+                    roots += usize::from(depth == 0);
+                    (e, true)
+                }
+                Ok(Event::End(e)) => {
+                    depth = depth.saturating_sub(1);
+                    if e.local_name().as_ref() == b"style" {
+                        if let Some((id, true, info)) = current.take() {
+                            styles.entry(id).or_insert(info);
+                        }
+                    }
+                    continue;
+                }
+                Ok(Event::Eof) if depth == 0 && roots == 1 => break,
+                Ok(Event::Eof) | Err(_) => return StyleMap::default(),
+                Ok(_) => continue,
+            };
+            let d = reader.decoder();
+            match e.local_name().as_ref() {
+                b"style" => {
+                    let paragraph = val(&e, b"type", d).is_none_or(|t| t == "paragraph");
+                    let id = val(&e, b"styleId", d).unwrap_or_default();
+                    current = Some((id, paragraph, StyleInfo::default()));
+                    if empty {
+                        if let Some((id, true, info)) = current.take() {
+                            styles.entry(id).or_insert(info);
+                        }
+                    }
+                }
+                b"name" => {
+                    if let Some((_, _, info)) = current.as_mut() {
+                        info.name = val(&e, b"val", d).unwrap_or_default();
+                    }
+                }
+                b"basedOn" => {
+                    if let Some((_, _, info)) = current.as_mut() {
+                        info.based_on = val(&e, b"val", d);
+                    }
+                }
+                b"outlineLvl" => {
+                    if let Some((_, _, info)) = current.as_mut() {
+                        info.outline = val(&e, b"val", d).and_then(|v| v.trim().parse().ok());
+                    }
+                }
+                _ => {}
+            }
+        }
+        StyleMap { styles }
     }
 
-    pub fn new(styles: &Styles) -> Self {
-        let styles = styles
+    /// The same map built from docx-rs's whole model of the part, the way it was read before: the
+    /// baseline the streaming reader is compared with (equal maps, and its speed).
+    #[cfg(test)]
+    pub(super) fn from_docx_rs(xml: &[u8]) -> Self {
+        use docx_rs::{FromXML, StyleType, Styles};
+        let Ok(parsed) = Styles::from_xml(xml) else {
+            return StyleMap::default();
+        };
+        let string = |v: serde_json::Result<serde_json::Value>| {
+            v.ok().and_then(|v| v.as_str().map(str::to_owned))
+        };
+        let styles = parsed
             .styles
             .iter()
             .filter(|s| s.style_type == StyleType::Paragraph)
             .map(|s| {
-                // docx-rs keeps style names and bases private; their serialisation is the plain value.
-                let string = |v: serde_json::Result<serde_json::Value>| {
-                    v.ok().and_then(|v| v.as_str().map(str::to_owned))
-                };
                 let info = StyleInfo {
                     name: string(serde_json::to_value(&s.name)).unwrap_or_default(),
                     based_on: s

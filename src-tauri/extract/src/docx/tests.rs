@@ -966,3 +966,121 @@ fn an_entry_longer_than_declared_is_damaged_not_a_bomb() {
         other => panic!("{other:?}"),
     }
 }
+
+/// The styles parts of eval-dev's Word files.
+fn eval_dev_styles_parts(test: &str) -> Option<Vec<Vec<u8>>> {
+    let dir = tongwen_testdata::eval_dev_for(test)?;
+    let mut parts = Vec::new();
+    for sub in ["library", "queries"] {
+        let mut files: Vec<_> = std::fs::read_dir(dir.join(sub))
+            .expect("eval-dev folder")
+            .map(|e| e.expect("entry").path())
+            .filter(|p| p.extension().is_some_and(|e| e == "docx"))
+            .collect();
+        files.sort();
+        for f in files {
+            let bytes = std::fs::read(&f).expect("read docx");
+            if let Some(styles) = super::package::check(&bytes).expect("a package").styles {
+                parts.push(styles);
+            }
+        }
+    }
+    assert!(!parts.is_empty(), "no Word file in eval-dev");
+    Some(parts)
+}
+
+#[test]
+fn styles_streamed_equal_the_docx_rs_model_on_eval_dev() {
+    let Some(parts) = eval_dev_styles_parts("styles_streamed_equal_the_docx_rs_model_on_eval_dev")
+    else {
+        return;
+    };
+    for part in &parts {
+        let streamed = super::styles::StyleMap::from_part(Some(part));
+        assert_eq!(streamed, super::styles::StyleMap::from_docx_rs(part));
+    }
+}
+
+/// A benchmark, not a check: `cargo test --release -p tongwen-extract -- --ignored docx_styles
+/// --nocapture` prints how much faster streaming the styles part is than building docx-rs's model.
+#[test]
+#[ignore = "a benchmark: run by hand in release"]
+fn docx_styles_streaming_against_docx_rs() {
+    let Some(parts) = eval_dev_styles_parts("docx_styles_streaming_against_docx_rs") else {
+        return;
+    };
+    let time = |f: &dyn Fn(&[u8])| {
+        let start = std::time::Instant::now();
+        for _ in 0..5 {
+            for part in &parts {
+                f(part);
+            }
+        }
+        start.elapsed().as_secs_f64() / 5.0
+    };
+    // Before: the part scanned for well-formedness (xml-rs), then docx-rs's model built.
+    let model = time(&|p| {
+        drop(super::package::scan_xml(&mut &p[..]));
+        drop(super::styles::StyleMap::from_docx_rs(p));
+    });
+    let streamed = time(&|p| drop(super::styles::StyleMap::from_part(Some(p))));
+    let bytes: usize = parts.iter().map(Vec::len).sum();
+    println!(
+        "{} styles parts, {:.1} MB: scanned and docx-rs model {:.1} ms, streamed {:.1} ms: {:.1}x",
+        parts.len(),
+        bytes as f64 / 1e6,
+        model * 1e3,
+        streamed * 1e3,
+        model / streamed
+    );
+    // The whole files: read as now, and as before (the model in place of the stream).
+    let dir =
+        tongwen_testdata::eval_dev_for("docx_styles_streaming_against_docx_rs").expect("eval-dev");
+    let files: Vec<Vec<u8>> = ["library", "queries"]
+        .iter()
+        .flat_map(|sub| std::fs::read_dir(dir.join(sub)).expect("folder"))
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "docx"))
+        .map(|p| std::fs::read(p).expect("read"))
+        .collect();
+    let start = std::time::Instant::now();
+    for _ in 0..5 {
+        for f in &files {
+            drop(extract_bytes(f, Some("docx"), &ExtractOptions::default()));
+        }
+    }
+    let whole = start.elapsed().as_secs_f64() / 5.0;
+    println!(
+        "{} Word files read whole: {:.1} ms now, {:.1} ms with the scan and the model: {:.1}x",
+        files.len(),
+        whole * 1e3,
+        (whole - streamed + model) * 1e3,
+        (whole - streamed + model) / whole
+    );
+}
+
+#[test]
+fn a_styles_part_that_is_not_well_formed_gives_no_styles() {
+    use super::styles::{Role, StyleMap};
+    let good = br#"<w:styles xmlns:w="w"><w:style w:type="paragraph" w:styleId="H1"><w:name w:val="heading 1"/></w:style><w:style w:type="character" w:styleId="C"><w:name w:val="heading 2"/></w:style></w:styles>"#;
+    assert_eq!(
+        StyleMap::from_part(Some(good)).role_of(Some("H1"), None),
+        Role::Heading(Some(1))
+    );
+    assert_eq!(
+        StyleMap::from_part(Some(good)).role_of(Some("C"), None),
+        Role::Body
+    );
+    for bad in [
+        &br#"<w:styles><w:style w:styleId="H1"><w:name w:val="heading 1"/></w:style>"#[..],
+        br#"<w:styles><w:style w:styleId="H1"><w:name w:val="heading 1"/></w:styles>"#,
+        br#"<a/><w:styles><w:style w:styleId="H1"><w:name w:val="heading 1"/></w:style></w:styles>"#,
+    ] {
+        assert_eq!(StyleMap::from_part(Some(bad)), StyleMap::default(), "{:?}", std::str::from_utf8(bad));
+    }
+    let deep = format!("{}{}", "<a>".repeat(300), "</a>".repeat(300));
+    assert_eq!(
+        StyleMap::from_part(Some(deep.as_bytes())),
+        StyleMap::default()
+    );
+}
