@@ -21,32 +21,39 @@ use crate::util::Sandbox;
 /// `reference`: excused either way), and the number of insertions.
 type Figures = BTreeMap<(String, String, String), (usize, usize, usize)>;
 
-/// The largest difference between a submission's similarity ratio with quotations and references left
-/// out (`--exclude quotes,references`, CNKI's 去除引用文献复制比) and the truth: its plain copies and
-/// uncited quotations' share of its characters.
-fn ratio_error(set: &str) -> f64 {
+/// One set's truth, its submissions' names, and the JSON report of checking them all against its
+/// library with `extra` options.
+fn checked(set: &str, extra: &[&str]) -> (Value, Vec<String>, Value) {
     let dir = tongwen_testdata::repository_root().join(format!("tests/fixtures/citations/{set}"));
     let truth: Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("truth.json")).unwrap()).unwrap();
     let s = Sandbox::new();
     s.ok(&["library", "add", dir.join("library").to_str().unwrap()]);
-    let names: Vec<&String> = truth["submissions"].as_object().unwrap().keys().collect();
+    let names: Vec<String> = truth["submissions"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .cloned()
+        .collect();
     let files: Vec<String> = names
         .iter()
         .map(|n| dir.join(n).to_string_lossy().into_owned())
         .collect();
+    let mut args = vec!["check", "--format", "json"];
+    args.extend(extra);
+    args.extend(files.iter().map(String::as_str));
+    let report = serde_json::from_str(&s.ok(&args)).unwrap();
+    (truth, names, report)
+}
+
+/// The largest difference between a submission's similarity ratio with quotations and references left
+/// out (`--exclude quotes,references`, CNKI's 去除引用文献复制比) and the truth: its plain copies and
+/// uncited quotations' share of its characters.
+fn ratio_error(set: &str) -> f64 {
     // Without the translation search: eval-dev's own paragraphs may translate a library document of the
     // other language, which the truth of this set does not know (it measures quotations).
-    let mut args = vec![
-        "check",
-        "--format",
-        "json",
-        "--exclude",
-        "quotes,references",
-        "--no-translation",
-    ];
-    args.extend(files.iter().map(String::as_str));
-    let report: Value = serde_json::from_str(&s.ok(&args)).unwrap();
+    let (truth, names, report) =
+        checked(set, &["--exclude", "quotes,references", "--no-translation"]);
     let non_ws = |t: &str| t.chars().filter(|c| !c.is_whitespace()).count();
     let mut worst: f64 = 0.0;
     for (name, doc) in names.iter().zip(report["documents"].as_array().unwrap()) {
@@ -83,19 +90,7 @@ fn ratio_error(set: &str) -> f64 {
 }
 
 fn measure(set: &str) -> Figures {
-    let dir = tongwen_testdata::repository_root().join(format!("tests/fixtures/citations/{set}"));
-    let truth: Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("truth.json")).unwrap()).unwrap();
-    let s = Sandbox::new();
-    s.ok(&["library", "add", dir.join("library").to_str().unwrap()]);
-    let names: Vec<&String> = truth["submissions"].as_object().unwrap().keys().collect();
-    let files: Vec<String> = names
-        .iter()
-        .map(|n| dir.join(n).to_string_lossy().into_owned())
-        .collect();
-    let mut args = vec!["check", "--format", "json"];
-    args.extend(files.iter().map(String::as_str));
-    let report: Value = serde_json::from_str(&s.ok(&args)).unwrap();
+    let (truth, names, report) = checked(set, &[]);
     let mut figures = Figures::new();
     for (name, doc) in names.iter().zip(report["documents"].as_array().unwrap()) {
         assert!(doc["file"].as_str().unwrap().ends_with(name.as_str()));
