@@ -164,7 +164,9 @@ fn ends_sentence_at(chars: &[char], i: usize) -> bool {
                 i >= 2 && chars[i - 1].is_alphabetic() && chars[i - 2].is_alphabetic();
             next.is_none_or(char::is_whitespace)
                 && after.is_some_and(|c| c.is_uppercase() || is_cjk(c) || closing_mark_char(c))
-                && (before_is_word || matches!(chars[i - 1], '”' | '"' | ')' | '’' | '»'))
+                && (before_is_word
+                    || i.checked_sub(1)
+                        .is_some_and(|p| matches!(chars[p], '”' | '"' | ')' | '’' | '»')))
         }
         _ => false,
     }
@@ -657,7 +659,15 @@ fn en_speaker(text: &str) -> Option<[usize; 2]> {
     if lower.len() != text.len() {
         return None;
     }
-    let char_at = |byte: usize| text[..byte].chars().count();
+    // (Equal lengths need not mean equal character boundaries: a boundary of the lower-cased text
+    // that is not one of `text` counts what precedes it.)
+    let char_at = |byte: usize| {
+        let mut b = byte.min(text.len());
+        while !text.is_char_boundary(b) {
+            b -= 1;
+        }
+        text[..b].chars().count()
+    };
     let words: Vec<(usize, &str)> = word_spans(text);
     // "according to NAME"
     if let Some(b) = lower.rfind("according to ") {

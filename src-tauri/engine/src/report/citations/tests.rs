@@ -230,3 +230,57 @@ fn a_pdf_note_number_glued_to_the_closing_mark_cites() {
     assert_eq!(cited("他说“自由软件是一种精神” 3 次。"), [false]);
     assert_eq!(cited("the \"free\"2019a edition"), [false]);
 }
+
+#[test]
+fn any_text_is_read_without_a_panic() {
+    // A full stop first, letters whose lower case changes length (ẞ → ß, İ → i̇), marks unclosed or
+    // alone, a colon alone as the lead-in.
+    for text in [
+        ". Hello \"quoted\" said Smith.",
+        "ẞİ says \"x\" (ẞİ 12).",
+        "İẞ wrote: \"“‘«„〝＂",
+        "”“",
+        ".",
+        "",
+        "——",
+        "(",
+        "“a”(",
+        "[^",
+    ] {
+        let _ = quotations(text, Some(":"));
+        let _ = quotations(text, Some(text));
+        let _ = quotations_noted(text, None, &[0, 1, 99]);
+    }
+}
+
+#[test]
+fn random_text_of_marks_names_and_numbers_is_read_without_a_panic() {
+    let alphabet: Vec<char> = "“”「」‘’\"«»„〝〞＂[]［］()（）《》^.。:：,，!？ —–-0123¹②*王明说指出Smith says according to ẞİpet al"
+        .chars()
+        .collect();
+    let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    for _ in 0..50_000 {
+        let len = (next() % 24) as usize;
+        let text: String = (0..len)
+            .map(|_| alphabet[(next() % alphabet.len() as u64) as usize])
+            .collect();
+        let notes: Vec<usize> = (0..(next() % 3)).map(|_| (next() % 30) as usize).collect();
+        let previous: String = (0..(next() % 12) as usize)
+            .map(|_| alphabet[(next() % alphabet.len() as u64) as usize])
+            .chain(std::iter::once('：'))
+            .collect();
+        for q in quotations_noted(&text, Some(&previous), &notes) {
+            let n = text.chars().count();
+            assert!(
+                q.range[0] <= q.range[1] && q.range[1] <= n,
+                "{text:?} {q:?}"
+            );
+        }
+    }
+}
