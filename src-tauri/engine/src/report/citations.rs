@@ -29,6 +29,8 @@
 
 use serde::Serialize;
 
+use crate::text::normalize::is_cjk;
+
 /// One quotation of a paragraph.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Quotation {
@@ -163,7 +165,7 @@ fn ends_sentence_at(chars: &[char], i: usize) -> bool {
             let before_is_word =
                 i >= 2 && chars[i - 1].is_alphabetic() && chars[i - 2].is_alphabetic();
             next.is_none_or(char::is_whitespace)
-                && after.is_some_and(|c| c.is_uppercase() || is_cjk(c) || closing_mark_char(c))
+                && after.is_some_and(|c| c.is_uppercase() || is_cjk(c) || is_opening(c))
                 && (before_is_word
                     || i.checked_sub(1)
                         .is_some_and(|p| matches!(chars[p], '”' | '"' | ')' | '’' | '»')))
@@ -177,12 +179,9 @@ fn is_closing(c: char) -> bool {
     matches!(c, '”' | '」' | '』' | '’' | '»' | '〞' | '〟' | '＂' | '"')
 }
 
-fn closing_mark_char(c: char) -> bool {
+/// An opening quotation mark (a new sentence may start with one).
+fn is_opening(c: char) -> bool {
     matches!(c, '“' | '"' | '‘' | '「' | '«')
-}
-
-fn is_cjk(c: char) -> bool {
-    matches!(c, '\u{4E00}'..='\u{9FFF}' | '\u{3400}'..='\u{4DBF}' | '\u{F900}'..='\u{FAFF}')
 }
 
 /// Punctuation a citation may stand after.

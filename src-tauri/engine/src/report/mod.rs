@@ -266,6 +266,8 @@ struct ParagraphKinds<'a> {
     reference: bool,
     /// Cited quotations and their citations.
     cited: Vec<([usize; 2], Citation)>,
+    /// The cited quotations' ranges alone.
+    cited_ranges: Vec<[usize; 2]>,
     uncited: Vec<[usize; 2]>,
     /// Cited quotations the reader disputed (counted as copied, in quotation marks).
     disputed: Vec<([usize; 2], Citation)>,
@@ -299,6 +301,7 @@ impl<'a> ParagraphKinds<'a> {
         ParagraphKinds {
             author,
             reference,
+            cited_ranges: cited.iter().map(|(r, _)| *r).collect(),
             cited,
             uncited,
             disputed: contested,
@@ -323,10 +326,6 @@ impl<'a> ParagraphKinds<'a> {
             })
     }
 
-    fn cited_ranges(&self) -> Vec<[usize; 2]> {
-        self.cited.iter().map(|(r, _)| *r).collect()
-    }
-
     /// The kind of the passage `range` of `text` found in match `m`, and whether a copied one is in
     /// quotation marks.
     fn kind_of(&self, text: &str, range: [usize; 2], m: &Match) -> (SpanKind, bool) {
@@ -340,7 +339,7 @@ impl<'a> ParagraphKinds<'a> {
             (SpanKind::Own, false)
         } else if self.reference {
             (SpanKind::Reference, false)
-        } else if kinds::share_inside(text, range, &self.cited_ranges()) >= 0.5 {
+        } else if kinds::share_inside(text, range, &self.cited_ranges) >= 0.5 {
             (SpanKind::Quoted, false)
         } else {
             (
