@@ -60,6 +60,10 @@ pub fn configure<R: tauri::Runtime>(
             let cwd = std::env::current_dir().unwrap_or_default();
             *state::lock(&state.opened)? =
                 commands::open::files_in_args(std::env::args_os().skip(1), &cwd);
+            // The segmenter's dictionary loads while the window starts, not at the first check.
+            if let Ok(engine) = state.engine() {
+                std::thread::spawn(move || engine.warm_up());
+            }
             app.manage(state);
             Ok(())
         }),

@@ -358,14 +358,15 @@ fn main() -> Result<ExitCode> {
         println!("\nIngest stages, 1 thread, Chinese .txt (ms): extract {:.1}, words (normalise + cut + filter) {:.1}, SimHash (words + weights) {:.1}, shingles {:.1}, all stored fingerprints in one pass {:.1} (concept keys: {:.1}), SQLite write {:.1}; jieba cut {:.1}",
             ms(t_extract), ms(t_words), ms(t_simhash), ms(t_shingles), ms(t_stored),
             ms(t_stored.saturating_sub(t_simhash + t_shingles)), ms(t_write), ms(jieba_zh));
-        // The lexicon, loaded once per process (decompress, parse, stem the glosses).
+        // The word table (IDF weights, lexicon concepts), built when Tongwen is compiled: its first use
+        // in a process checks the blob's header and reads nothing else.
         let before = resident();
         let t = Instant::now();
-        let lexicon = tongwen_engine::crosslang::Lexicon::load();
+        let table = tongwen_engine::text::word_table();
         let load = t.elapsed();
         println!(
-            "Lexicon (CC-CEDICT, {} headwords): loaded in {:.0} ms, {:.0} MB resident",
-            lexicon.len(),
+            "Word table (IDF and CC-CEDICT, {} headwords): ready in {:.3} ms, {:.1} MB resident",
+            table.headwords(),
             ms(load),
             mb(resident().saturating_sub(before))
         );

@@ -27,8 +27,7 @@
 
 pub mod lexicon;
 
-use xxhash_rust::xxh3::xxh3_64;
-
+pub use crate::text::words::concept;
 pub use lexicon::{stem, Lexicon};
 
 use crate::text::normalize;
@@ -88,11 +87,6 @@ impl Sentence {
     }
 }
 
-/// The concept key of an English stem (or a Latin token, or a number).
-pub fn concept(stem: &str) -> u64 {
-    xxh3_64(stem.as_bytes())
-}
-
 /// The concept keys of a paragraph of `language` (see the module notes), sorted and distinct.
 pub fn index_keys(language: Language, concepts: &[u64]) -> Vec<u32> {
     let tag = match language {
@@ -133,8 +127,14 @@ pub fn other(language: Language) -> Language {
 
 /// Add the concepts a (normalised, non-stop) word is indexed by to `out` (see the module notes).
 pub fn push_index_concepts(lexicon: &Lexicon, word: &str, out: &mut Vec<u64>) {
+    push_index_concepts_hashed(lexicon, word, crate::text::words::word_hash(word), out);
+}
+
+/// [`push_index_concepts`] of a word whose hash ([`crate::text::words::word_hash`]) is known: a Chinese
+/// word's concepts then cost one probe of the word table.
+pub fn push_index_concepts_hashed(lexicon: &Lexicon, word: &str, hash: u64, out: &mut Vec<u64>) {
     if word.chars().any(is_ideograph) {
-        let glosses = lexicon.translations(word);
+        let glosses = lexicon.translations_of(hash);
         if glosses.len() <= MAX_INDEXED_CONCEPTS {
             out.extend_from_slice(glosses);
         }

@@ -34,7 +34,7 @@ fn the_embedded_lexicon_translates_words_and_stems_glosses() {
 
 #[test]
 fn lexicon_lines_parse_with_stems_and_comments_are_skipped() {
-    let lex = Lexicon::parse("# comment\n软件\tsoftware programs\n空\t\n坏行\n");
+    let lex = Lexicon::parse("# comment\n软件\tsoftware programs\n空\t\n坏行\n").unwrap();
     assert_eq!(lex.len(), 1);
     let keys = lex.translations("软件");
     assert!(keys.contains(&concept("program")) && keys.contains(&concept("softwar")));

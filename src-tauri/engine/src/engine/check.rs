@@ -59,6 +59,21 @@ impl Engine {
         settings: CheckSettings,
         f: impl FnOnce(&Checker<'_>) -> Result<T>,
     ) -> Result<T> {
+        // The segmenter's dictionary loads on another core while the library and its index are opened
+        // (on one core the two simply take turns).
+        std::thread::scope(|s| {
+            if !self.tokenizer_loaded() {
+                s.spawn(|| self.warm_up());
+            }
+            self.with_checker_now(settings, f)
+        })
+    }
+
+    fn with_checker_now<T>(
+        &self,
+        settings: CheckSettings,
+        f: impl FnOnce(&Checker<'_>) -> Result<T>,
+    ) -> Result<T> {
         let library = self.snapshot()?;
         // A library on a server shortlists there (the default method); otherwise, and for the methods
         // that compare with every paragraph, the library's fingerprints are held here.

@@ -140,6 +140,12 @@ impl Engine {
         self.fingerprinter.get().is_some()
     }
 
+    /// Load the tokenizer now if it is not loaded yet (what the first check would do): the desktop app
+    /// calls it on another thread as it starts, so that its first check does not wait for it.
+    pub fn warm_up(&self) {
+        self.fingerprinter();
+    }
+
     fn fingerprinter(&self) -> &Fingerprinter {
         self.fingerprinter
             .get_or_init(|| Arc::new(Fingerprinter::new()))

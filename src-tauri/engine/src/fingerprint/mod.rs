@@ -93,10 +93,11 @@ impl Fingerprinter {
         let mut keys = Vec::with_capacity(normalized.len() / 4);
         let lexicon = concepts.is_some().then(|| self.lexicon());
         self.tokenizer.for_each_normalized_word(normalized, |word| {
-            keys.push(xxh3_64(word.as_bytes()));
+            let hash = xxh3_64(word.as_bytes());
+            keys.push(hash);
             if let (Some(out), Some(lexicon)) = (concepts.as_deref_mut(), lexicon) {
                 if !self.tokenizer.is_stop_word(word) {
-                    crosslang::push_index_concepts(lexicon, word, out);
+                    crosslang::push_index_concepts_hashed(lexicon, word, hash, out);
                 }
             }
         });

@@ -1,14 +1,40 @@
 //! Text processing of paragraphs as read (by `extract`): normalisation, the word tokens the paragraph
-//! SimHash is built from, and the character/word units that shingles and span alignment work on.
+//! SimHash is built from, the character/word units that shingles and span alignment work on, and the
+//! word table (every word's IDF weight and concepts, built when Tongwen is compiled).
 
 pub mod normalize;
 pub mod script;
 pub mod tokens;
 pub mod units;
+pub mod words;
 
 pub use normalize::{non_ws_chars, normalize};
 pub use tokens::Tokenizer;
 pub use units::{units, units_and_normalized, ReadParagraph, Unit};
+pub use words::WordTable;
+
+#[cfg(target_endian = "big")]
+compile_error!("the embedded word table is read in place as little-endian words");
+
+/// The blob `build.rs` wrote, aligned for reading as `u64`s.
+#[repr(C, align(8))]
+struct Aligned<B: ?Sized>(B);
+
+static WORD_TABLE: &Aligned<[u8]> =
+    &Aligned(*include_bytes!(concat!(env!("OUT_DIR"), "/words.bin")));
+
+/// The embedded word table (see [`words`]): read in place, nothing parsed.
+pub fn word_table() -> &'static WordTable {
+    static TABLE: std::sync::OnceLock<WordTable> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        // OK because the blob is written by build.rs from the embedded assets and checked by the
+        // tests: a failure here is a build defect, not something a user's input can cause.
+        let words: &'static [u64] = bytemuck::try_cast_slice(&WORD_TABLE.0)
+            .expect("the embedded word table is aligned u64 words");
+        WordTable::new(std::borrow::Cow::Borrowed(words))
+            .expect("the embedded word table has its magic, format and sizes")
+    })
+}
 
 /// Convert a `[start, end)` range in Unicode scalar values to UTF-16 code units.
 pub fn utf16_range(text: &str, range: [usize; 2]) -> [usize; 2] {

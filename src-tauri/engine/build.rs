@@ -1,0 +1,46 @@
+//! Builds the word table (`src/text/words.rs`): the IDF table, the lexicon and the stop words, compiled
+//! into one blob that the binary embeds and reads in place.
+
+use std::io::Read;
+use std::path::Path;
+
+#[allow(dead_code)]
+#[path = "src/text/words.rs"]
+mod words;
+
+fn gunzip(path: &Path) -> String {
+    let mut text = String::new();
+    let file = std::fs::File::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    flate2::read::GzDecoder::new(file)
+        .read_to_string(&mut text)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    text
+}
+
+fn main() {
+    let assets = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets");
+    let idf = assets.join("idf/jieba-idf.txt.gz");
+    let lexicon = assets.join("lexicon/cedict-zh-en.txt.gz");
+    let stop = [
+        assets.join("stopwords/zh.txt"),
+        assets.join("stopwords/en.txt"),
+    ];
+    for p in [&idf, &lexicon, &stop[0], &stop[1]] {
+        println!("cargo:rerun-if-changed={}", p.display());
+    }
+    println!("cargo:rerun-if-changed=src/text/words.rs");
+    let stop_text: Vec<String> = stop
+        .iter()
+        .map(|p| std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display())))
+        .collect();
+    // The same reading of the stop-word files as `text::tokens::stop_words`.
+    let stop_words = stop_text
+        .iter()
+        .flat_map(|t| t.lines())
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'));
+    let blob = words::build(&gunzip(&idf), &gunzip(&lexicon), stop_words)
+        .unwrap_or_else(|e| panic!("word table: {e}"));
+    let out = Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("words.bin");
+    std::fs::write(&out, blob).unwrap_or_else(|e| panic!("{}: {e}", out.display()));
+}
