@@ -1,5 +1,9 @@
-//! Builds the word table (`src/text/words.rs`): the IDF table, the lexicon and the stop words, compiled
-//! into one blob that the binary embeds and reads in place.
+//! Builds what the engine would otherwise load at every start:
+//! - the word table (`src/text/words.rs`): the IDF table, the lexicon and the stop words, compiled into
+//!   one blob that the binary embeds and reads in place;
+//! - jieba's dictionary as loaded (`jieba.bin`, `Jieba::to_prebuilt` of our patched jieba-rs, see
+//!   `src-tauri/vendor/jieba-rs/PATCHES.md`), which `text::tokens` copies back instead of parsing the
+//!   dictionary and inserting its words.
 
 use std::io::Read;
 use std::path::Path;
@@ -43,4 +47,8 @@ fn main() {
         .unwrap_or_else(|e| panic!("word table: {e}"));
     let out = Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("words.bin");
     std::fs::write(&out, blob).unwrap_or_else(|e| panic!("{}: {e}", out.display()));
+
+    let jieba = jieba_rs::Jieba::new().to_prebuilt();
+    let out = out.with_file_name("jieba.bin");
+    std::fs::write(&out, jieba).unwrap_or_else(|e| panic!("{}: {e}", out.display()));
 }

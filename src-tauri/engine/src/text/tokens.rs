@@ -21,8 +21,12 @@ pub fn stop_words() -> impl Iterator<Item = &'static str> {
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
 }
 
-/// Segments paragraphs into the words that are weighted and hashed. Building one loads jieba's
-/// dictionary (about a tenth of a second); it is `Sync`, so share one behind an `Arc`.
+/// jieba's default dictionary as loaded, written by `build.rs` (`Jieba::to_prebuilt`).
+const JIEBA_PREBUILT: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/jieba.bin"));
+
+/// Segments paragraphs into the words that are weighted and hashed. Building one copies jieba's
+/// prebuilt dictionary (a few milliseconds; parsing it would take about 60); it is `Sync`, so share
+/// one behind an `Arc`.
 pub struct Tokenizer {
     jieba: Jieba,
     stopwords: FxHashSet<&'static str>,
@@ -45,7 +49,10 @@ impl Default for Tokenizer {
 impl Tokenizer {
     pub fn new() -> Self {
         Tokenizer {
-            jieba: Jieba::new(),
+            // OK because the bytes are written by build.rs from jieba's own dictionary and read by every
+            // test: a failure here is a build defect, not something a user's input can cause.
+            jieba: Jieba::from_prebuilt(JIEBA_PREBUILT)
+                .expect("the embedded prebuilt jieba dictionary is valid"),
             stopwords: stop_words().collect(),
         }
     }
@@ -98,6 +105,45 @@ pub fn is_content(word: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_prebuilt_dictionary_is_jiebas_own() {
+        // build.rs wrote the embedded bytes; jieba's dictionary loaded now gives the same bytes, they read
+        // back into an instance that writes them again, and both segment alike.
+        let loaded = Jieba::new();
+        let prebuilt = Jieba::from_prebuilt(JIEBA_PREBUILT).unwrap();
+        assert!(
+            loaded.to_prebuilt() == JIEBA_PREBUILT,
+            "the embedded dictionary is stale"
+        );
+        assert!(prebuilt.to_prebuilt() == JIEBA_PREBUILT);
+        let text =
+            "我们的 Debian 软件包在2023年发布了，维护者应当定期检查错误跟踪系统。C++ and c# code, \
+                    lintian --pedantic, 中華人民共和國的繁體字。";
+        let words = |j: &Jieba| -> Vec<String> {
+            j.cut(text, true)
+                .iter()
+                .map(|t| t.word.to_owned())
+                .collect()
+        };
+        assert_eq!(words(&prebuilt), words(&loaded));
+        assert!(prebuilt.has_word("软件包") && !prebuilt.has_word("软件包裹"));
+    }
+
+    #[test]
+    fn bytes_that_are_not_a_prebuilt_dictionary_are_refused() {
+        for bad in [
+            &b""[..],
+            b"JIEBAPB\x00",
+            &JIEBA_PREBUILT[..JIEBA_PREBUILT.len() / 2],
+            &JIEBA_PREBUILT[..JIEBA_PREBUILT.len() - 1],
+        ] {
+            assert!(Jieba::from_prebuilt(bad).is_err(), "{} bytes", bad.len());
+        }
+        let mut longer = JIEBA_PREBUILT.to_vec();
+        longer.push(0);
+        assert!(Jieba::from_prebuilt(&longer).is_err());
+    }
 
     #[test]
     fn chinese_and_english_tokens_without_stop_words_or_numbers() {
