@@ -1,9 +1,9 @@
 //! Builds what the engine would otherwise load at every start:
 //! - the word table (`src/text/words.rs`): the IDF table, the lexicon and the stop words, compiled into
 //!   one blob that the binary embeds and reads in place;
-//! - jieba's dictionary as loaded (`jieba.bin`, `Jieba::to_prebuilt` of our patched jieba-rs, see
-//!   `src-tauri/vendor/jieba-rs/PATCHES.md`), which `text::tokens` copies back instead of parsing the
-//!   dictionary and inserting its words.
+//! - with the `prebuilt-dictionary` feature, jieba's dictionary as loaded (`jieba.bin`,
+//!   `Jieba::to_prebuilt` of our patched jieba-rs, see `src-tauri/vendor/jieba-rs/PATCHES.md`), which
+//!   `text::tokens` copies back instead of parsing the dictionary and inserting its words.
 
 use std::io::Read;
 use std::path::Path;
@@ -48,7 +48,9 @@ fn main() {
     let out = Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("words.bin");
     std::fs::write(&out, blob).unwrap_or_else(|e| panic!("{}: {e}", out.display()));
 
-    let jieba = jieba_rs::Jieba::new().to_prebuilt();
-    let out = out.with_file_name("jieba.bin");
-    std::fs::write(&out, jieba).unwrap_or_else(|e| panic!("{}: {e}", out.display()));
+    if std::env::var_os("CARGO_FEATURE_PREBUILT_DICTIONARY").is_some() {
+        let jieba = jieba_rs::Jieba::new().to_prebuilt();
+        let out = out.with_file_name("jieba.bin");
+        std::fs::write(&out, jieba).unwrap_or_else(|e| panic!("{}: {e}", out.display()));
+    }
 }

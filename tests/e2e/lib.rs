@@ -131,7 +131,7 @@ where
         if start.elapsed() > Duration::from_secs(120) {
             panic!("timed out waiting for {what}");
         }
-        tokio::time::sleep(Duration::from_millis(150)).await;
+        tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
 
@@ -263,6 +263,18 @@ pub fn inputs(tmp: &Path) -> (Vec<PathBuf>, PathBuf) {
     (copy_into("library", &lib), submission)
 }
 
+/// When the last session asked tauri-driver to start the app.
+static LAUNCHED: std::sync::Mutex<Option<Instant>> = std::sync::Mutex::new(None);
+
+/// Time since the last session asked tauri-driver to start the app (zero before any).
+pub fn since_launch() -> Duration {
+    LAUNCHED
+        .lock()
+        .ok()
+        .and_then(|l| l.map(|t| t.elapsed()))
+        .unwrap_or_default()
+}
+
 /// Start the app under tauri-driver with its folders in `home`, run `scenario`, quit.
 pub async fn session<'h, F, Fut>(home: &'h Path, scenario: F) -> WebDriverResult<()>
 where
@@ -291,6 +303,9 @@ where
         "tauri:options",
         serde_json::json!({"application": app.display().to_string(), "args": args}),
     )?;
+    if let Ok(mut launched) = LAUNCHED.lock() {
+        *launched = Some(Instant::now());
+    }
     let driver = WebDriver::new(format!("http://127.0.0.1:{port}"), caps).await?;
     let (driver, result) = scenario(driver, home).await;
     let quit = driver.quit().await;

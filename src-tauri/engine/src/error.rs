@@ -187,11 +187,12 @@ pub enum ErrorKind {
     ServerTlsRequired,
     ServerTls,
     NoRight,
+    UnreadableFont,
 }
 
 impl ErrorKind {
     /// Every kind, in declaration order (the front ends' translation tables are tested against it).
-    pub const ALL: [ErrorKind; 34] = [
+    pub const ALL: [ErrorKind; 35] = [
         ErrorKind::FileNotFound,
         ErrorKind::PermissionDenied,
         ErrorKind::Io,
@@ -226,6 +227,7 @@ impl ErrorKind {
         ErrorKind::ServerTlsRequired,
         ErrorKind::ServerTls,
         ErrorKind::NoRight,
+        ErrorKind::UnreadableFont,
     ];
 
     /// The kind's position in [`ErrorKind::ALL`]; a match without a wildcard, so a new kind that is not
@@ -266,6 +268,7 @@ impl ErrorKind {
             ErrorKind::ServerTlsRequired => 31,
             ErrorKind::ServerTls => 32,
             ErrorKind::NoRight => 33,
+            ErrorKind::UnreadableFont => 34,
         }
     }
 }
@@ -368,6 +371,10 @@ impl Error {
                     X::EncryptedPdf => ErrorKind::EncryptedPdf,
                     X::NoTextLayer => ErrorKind::NoTextLayer,
                     X::Garbled => ErrorKind::GarbledPdf,
+                    X::UnreadableFont { font } => {
+                        params.insert("font", Param::Text(font.clone()));
+                        ErrorKind::UnreadableFont
+                    }
                 };
                 (kind, Some(path))
             }

@@ -209,6 +209,8 @@ pub enum ExtractError {
     NoTextLayer,
     #[error("the PDF's text cannot be decoded (fonts without a Unicode map); it would be checked as garbage")]
     Garbled,
+    #[error("the PDF's text in font {font} cannot be read: the font is not embedded and the file does not say which character each of its glyphs is; print the document again with its fonts embedded")]
+    UnreadableFont { font: String },
 }
 
 /// A file that could not be used, named with the path the user gave.

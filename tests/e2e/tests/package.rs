@@ -98,13 +98,23 @@ async fn report_of(driver: &WebDriver, file: &str) -> WebDriverResult<()> {
     Ok(())
 }
 
+/// Also prints how long the app took from its start to a window WebDriver can drive (the page loaded)
+/// and to the file's report on screen: a measurement for docs/speed.md, not a test of speed (these
+/// include WebKitWebDriver's session set-up and its polling, 50 ms apart).
 #[tokio::test(flavor = "multi_thread")]
 async fn open_with_checks_the_file_on_the_check_tab() -> WebDriverResult<()> {
     let home = tempfile::tempdir().expect("tmp");
     let files = library_and_submissions(home.path(), &["第一篇 essay.txt"]);
     let args = exec_args(&files);
     session_with_args(home.path(), &args, |driver, _| async move {
+        let ready = since_launch();
         let result = report_of(&driver, "第一篇 essay.txt").await;
+        eprintln!(
+            "open with {}: window ready {} ms, report shown {} ms after the start",
+            app_binary().display(),
+            ready.as_millis(),
+            since_launch().as_millis()
+        );
         (driver, result)
     })
     .await

@@ -5,7 +5,7 @@ use std::sync::OnceLock;
 
 use rust_stemmers::{Algorithm, Stemmer};
 
-use crate::text::words::{stem_with, word_hash, BuildError, WordTable};
+use crate::text::words::{stem_with, word_hash, BuildError, Concepts, WordTable};
 
 /// An English word's Snowball English (Porter 2) stem, lower-cased.
 pub fn stem(word: &str) -> String {
@@ -46,14 +46,14 @@ impl Lexicon {
     }
 
     /// The concepts `word` (Simplified Chinese, normalised) stands for; empty when the lexicon lacks it.
-    pub fn translations(&self, word: &str) -> &[u64] {
+    pub fn translations(&self, word: &str) -> Concepts<'_> {
         self.translations_of(word_hash(word))
     }
 
     /// [`Self::translations`] of the word whose [`word_hash`] is `hash`.
     #[inline]
-    pub fn translations_of(&self, hash: u64) -> &[u64] {
-        self.table.get(hash).map_or(&[], |e| e.concepts)
+    pub fn translations_of(&self, hash: u64) -> Concepts<'_> {
+        self.table.get(hash).map_or(Concepts::NONE, |e| e.concepts)
     }
 
     /// Headwords.

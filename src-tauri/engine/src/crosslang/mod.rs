@@ -28,6 +28,7 @@
 pub mod lexicon;
 
 pub use crate::text::words::concept;
+use crate::text::words::word_hash;
 pub use lexicon::{stem, Lexicon};
 
 use crate::text::normalize;
@@ -127,27 +128,27 @@ pub fn other(language: Language) -> Language {
 
 /// Add the concepts a (normalised, non-stop) word is indexed by to `out` (see the module notes).
 pub fn push_index_concepts(lexicon: &Lexicon, word: &str, out: &mut Vec<u64>) {
-    push_index_concepts_hashed(lexicon, word, crate::text::words::word_hash(word), out);
+    push_index_concepts_hashed(lexicon, word, word_hash(word), out);
 }
 
-/// [`push_index_concepts`] of a word whose hash ([`crate::text::words::word_hash`]) is known: a Chinese
+/// [`push_index_concepts`] of a word whose hash ([`word_hash`]) is known: a Chinese
 /// word's concepts then cost one probe of the word table.
 pub fn push_index_concepts_hashed(lexicon: &Lexicon, word: &str, hash: u64, out: &mut Vec<u64>) {
     if word.chars().any(is_ideograph) {
         let glosses = lexicon.translations_of(hash);
         if glosses.len() <= MAX_INDEXED_CONCEPTS {
-            out.extend_from_slice(glosses);
+            out.extend(glosses.iter());
         }
-    } else if let Some(c) = english_concept(word) {
+    } else if let Some(c) = english_concept(word, hash) {
         out.push(c);
     }
 }
 
-/// The concept of an English (or Latin) content word: its stem's, unless the stem is one letter.
-/// Stems are remembered per thread (a text repeats its words).
-fn english_concept(word: &str) -> Option<u64> {
+/// The concept of an English (or Latin) content word whose [`word_hash`] is `hash`: its stem's, unless the stem is one letter. Stems are remembered per thread by the word's
+/// hash (a text repeats its words; the hash is the word table's key, unique among its words).
+fn english_concept(word: &str, hash: u64) -> Option<u64> {
     thread_local! {
-        static CACHE: std::cell::RefCell<rustc_hash::FxHashMap<Box<str>, Option<u64>>> =
+        static CACHE: std::cell::RefCell<rustc_hash::FxHashMap<u64, Option<u64>>> =
             std::cell::RefCell::new(rustc_hash::FxHashMap::default());
     }
     if !is_content(word) {
@@ -155,7 +156,7 @@ fn english_concept(word: &str) -> Option<u64> {
     }
     CACHE.with(|cache| {
         let mut cache = cache.borrow_mut();
-        if let Some(&c) = cache.get(word) {
+        if let Some(&c) = cache.get(&hash) {
             return c;
         }
         let s = stem(word);
@@ -163,7 +164,7 @@ fn english_concept(word: &str) -> Option<u64> {
         if cache.len() >= 1 << 16 {
             cache.clear();
         }
-        cache.insert(word.into(), c);
+        cache.insert(hash, c);
         c
     })
 }
@@ -213,11 +214,12 @@ fn sentences_with(
                 if tokenizer.is_stop_word(w) {
                     return;
                 }
+                let hash = word_hash(w);
                 if let Some(out) = indexed.as_deref_mut() {
-                    push_index_concepts(lexicon, w, out);
+                    push_index_concepts_hashed(lexicon, w, hash, out);
                 }
                 let before = keys.len();
-                push_word_concepts(lexicon, w, &mut keys);
+                push_word_concepts(lexicon, w, hash, &mut keys);
                 if keys.len() > before {
                     ends.push(keys.len() as u32);
                 }
@@ -242,16 +244,16 @@ fn sentences_with(
 
 /// Push a word's concepts: an ideograph word's glosses (or its characters' when the lexicon lacks it),
 /// an English word's stem.
-fn push_word_concepts(lexicon: &Lexicon, word: &str, out: &mut Vec<u64>) {
+fn push_word_concepts(lexicon: &Lexicon, word: &str, hash: u64, out: &mut Vec<u64>) {
     if word.chars().any(is_ideograph) {
-        let glosses = lexicon.translations(word);
+        let glosses = lexicon.translations_of(hash);
         if !glosses.is_empty() {
-            out.extend_from_slice(glosses);
+            out.extend(glosses.iter());
             return;
         }
         let start = out.len();
         for c in word.chars() {
-            out.extend_from_slice(lexicon.translations(c.encode_utf8(&mut [0; 4])));
+            out.extend(lexicon.translations(c.encode_utf8(&mut [0; 4])).iter());
         }
         out[start..].sort_unstable();
         let mut kept = start;
@@ -262,7 +264,7 @@ fn push_word_concepts(lexicon: &Lexicon, word: &str, out: &mut Vec<u64>) {
             }
         }
         out.truncate(kept);
-    } else if let Some(c) = english_concept(word) {
+    } else if let Some(c) = english_concept(word, hash) {
         out.push(c);
     }
 }

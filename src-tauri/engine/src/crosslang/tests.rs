@@ -21,7 +21,7 @@ to find common packaging problems.";
 fn the_embedded_lexicon_translates_words_and_stems_glosses() {
     let lex = Lexicon::embedded();
     assert!(lex.len() > 100_000, "{} headwords", lex.len());
-    let has = |zh: &str, en: &str| lex.translations(zh).contains(&concept(&stem(en)));
+    let has = |zh: &str, en: &str| lex.translations(zh).contains(concept(&stem(en)));
     assert!(has("软件包", "packages"));
     assert!(has("错误", "errors") && has("错误", "mistake"));
     assert!(has("维护", "maintain"));
@@ -37,7 +37,7 @@ fn lexicon_lines_parse_with_stems_and_comments_are_skipped() {
     let lex = Lexicon::parse("# comment\n软件\tsoftware programs\n空\t\n坏行\n").unwrap();
     assert_eq!(lex.len(), 1);
     let keys = lex.translations("软件");
-    assert!(keys.contains(&concept("program")) && keys.contains(&concept("softwar")));
+    assert!(keys.contains(concept("program")) && keys.contains(concept("softwar")));
 }
 
 #[test]

@@ -104,6 +104,10 @@ impl Lang {
             ErrorKind::EncryptedPdf => "PDF 设有打开密码；请去除密码后重试".to_string(),
             ErrorKind::NoTextLayer => "PDF 没有文字层（扫描件？）；同文不做文字识别".to_string(),
             ErrorKind::GarbledPdf => "PDF 的文字无法解码（字体缺少 Unicode 映射）".to_string(),
+            ErrorKind::UnreadableFont => format!(
+                "PDF 中字体 {} 的文字无法读取：该字体未嵌入，文件也未说明其字形对应的字符；请嵌入字体后重新打印",
+                param("font")
+            ),
             ErrorKind::LibraryDatabase => format!("文献库数据库出错（{}）", param("detail")),
             ErrorKind::LibraryTooNew => format!(
                 "文献库由更新版本的同文创建（版本 {}，本版本支持 {}）",

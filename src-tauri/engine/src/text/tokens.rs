@@ -22,11 +22,28 @@ pub fn stop_words() -> impl Iterator<Item = &'static str> {
 }
 
 /// jieba's default dictionary as loaded, written by `build.rs` (`Jieba::to_prebuilt`).
+#[cfg(feature = "prebuilt-dictionary")]
 const JIEBA_PREBUILT: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/jieba.bin"));
 
-/// Segments paragraphs into the words that are weighted and hashed. Building one copies jieba's
-/// prebuilt dictionary (a few milliseconds; parsing it would take about 60); it is `Sync`, so share
-/// one behind an `Arc`.
+/// jieba with its default dictionary: copied from the prebuilt bytes (a few milliseconds) with the
+/// `prebuilt-dictionary` feature, else loaded from jieba's own (about 60 ms, most of it inserting
+/// 349,045 words into its trie). Both give the same instance (a test checks).
+fn jieba() -> Jieba {
+    #[cfg(feature = "prebuilt-dictionary")]
+    {
+        // OK because the bytes are written by build.rs from jieba's own dictionary and read by every
+        // test: a failure here is a build defect, not something a user's input can cause.
+        Jieba::from_prebuilt(JIEBA_PREBUILT)
+            .expect("the embedded prebuilt jieba dictionary is valid")
+    }
+    #[cfg(not(feature = "prebuilt-dictionary"))]
+    {
+        Jieba::new()
+    }
+}
+
+/// Segments paragraphs into the words that are weighted and hashed. Building one loads jieba's
+/// dictionary (see [`jieba`]); it is `Sync`, so share one behind an `Arc`.
 pub struct Tokenizer {
     jieba: Jieba,
     stopwords: FxHashSet<&'static str>,
@@ -49,10 +66,7 @@ impl Default for Tokenizer {
 impl Tokenizer {
     pub fn new() -> Self {
         Tokenizer {
-            // OK because the bytes are written by build.rs from jieba's own dictionary and read by every
-            // test: a failure here is a build defect, not something a user's input can cause.
-            jieba: Jieba::from_prebuilt(JIEBA_PREBUILT)
-                .expect("the embedded prebuilt jieba dictionary is valid"),
+            jieba: jieba(),
             stopwords: stop_words().collect(),
         }
     }
@@ -106,6 +120,7 @@ pub fn is_content(word: &str) -> bool {
 mod tests {
     use super::*;
 
+    #[cfg(feature = "prebuilt-dictionary")]
     #[test]
     fn the_prebuilt_dictionary_is_jiebas_own() {
         // build.rs wrote the embedded bytes; jieba's dictionary loaded now gives the same bytes, they read
@@ -130,6 +145,7 @@ mod tests {
         assert!(prebuilt.has_word("软件包") && !prebuilt.has_word("软件包裹"));
     }
 
+    #[cfg(feature = "prebuilt-dictionary")]
     #[test]
     fn bytes_that_are_not_a_prebuilt_dictionary_are_refused() {
         for bad in [

@@ -15,8 +15,8 @@
 //! | 8 | header: [`MAGIC`], [`FORMAT`], word slots, common slots, concept pool length, generality entries, median weight, headwords |
 //! | 2 × word slots | `[hash, entry]`, hash 0 for an empty slot; `entry` is the weight (low 32 bits, [`NO_WEIGHT`] for a word the IDF table lacks), the concepts' offset in the pool (next 24 bits) and their count (top 8 bits) |
 //! | 2 × common slots | the same, for the [`COMMON_WORDS`] lowest-IDF words only: a table that stays in the processor's cache |
-//! | 2 × generality entries | `[concept, headwords that gloss it]`, sorted by concept |
-//! | pool length | concepts (xxh3-64 of an English stem), each headword's sorted and distinct |
+//! | 2 × generality entries | `[concept, headwords that gloss it]`, sorted by concept: every concept once (a concept is the xxh3-64 of an English stem) |
+//! | pool length / 2, rounded up | each headword's concepts, sorted and distinct, as `u32` positions in the generality entries (two to a word): positions compress where the concepts' hashes would not, which keeps the packages small |
 //!
 //! Every value is exactly what parsing the text files gave before the table was prebuilt (the module's
 //! tests build a table from the text at run time and compare); the fingerprint definition did not change.
@@ -30,7 +30,7 @@ use xxhash_rust::xxh3::xxh3_64;
 /// "TWWORDS\0": the blob's first word.
 pub const MAGIC: u64 = u64::from_le_bytes(*b"TWWORDS\0");
 /// The blob's layout; bump when it changes.
-pub const FORMAT: u64 = 1;
+pub const FORMAT: u64 = 2;
 /// Words in the small table of common words (about 256 KiB of slots).
 pub const COMMON_WORDS: usize = 8192;
 /// The weight of IDF 1.0.
@@ -133,10 +133,17 @@ pub fn build<'s>(
         }
     }
 
+    let mut general: Vec<(u64, u64)> = generality.into_iter().collect();
+    general.sort_unstable();
+    let position: HashMap<u64, u32> = general
+        .iter()
+        .enumerate()
+        .map(|(i, &(c, _))| (c, i as u32))
+        .collect();
     // The pool, in hash order so that the blob is the same on every build.
     let mut heads: Vec<u64> = glossed.keys().copied().collect();
     heads.sort_unstable();
-    let mut pool: Vec<u64> = Vec::new();
+    let mut pool: Vec<u32> = Vec::new();
     let mut placed: HashMap<u64, u64> = HashMap::with_capacity(heads.len());
     for h in &heads {
         let keys = &glossed[h];
@@ -147,7 +154,8 @@ pub fn build<'s>(
             )));
         }
         placed.insert(*h, (pool.len() as u64) << 32 | (keys.len() as u64) << 56);
-        pool.extend_from_slice(keys);
+        // Sorted positions of sorted concepts: still sorted.
+        pool.extend(keys.iter().map(|k| position[k]));
     }
     let entry = |h: u64| -> u64 {
         let weight = weights.get(&h).copied().unwrap_or(NO_WEIGHT);
@@ -158,8 +166,6 @@ pub fn build<'s>(
     all.dedup();
     let words = slots_for(all.len());
     let common_slots = slots_for(common.len());
-    let mut general: Vec<(u64, u64)> = generality.into_iter().collect();
-    general.sort_unstable();
 
     let mut out: Vec<u64> = vec![
         MAGIC,
@@ -176,8 +182,12 @@ pub fn build<'s>(
     for (c, n) in general {
         out.extend([c, n]);
     }
-    out.extend(pool);
-    Ok(out.iter().flat_map(|w| w.to_le_bytes()).collect())
+    let mut bytes: Vec<u8> = out.iter().flat_map(|w| w.to_le_bytes()).collect();
+    bytes.extend(pool.iter().flat_map(|p| p.to_le_bytes()));
+    if pool.len() % 2 == 1 {
+        bytes.extend([0; 4]);
+    }
+    Ok(bytes)
 }
 
 /// Record that `word` has `hash`: two words with one hash, or a hash of 0 (an empty slot's), would make
@@ -225,7 +235,46 @@ pub struct Entry<'t> {
     /// lacks it.
     pub weight: u32,
     /// Its concepts (a lexicon headword's glosses, stemmed), sorted and distinct; empty for others.
-    pub concepts: &'t [u64],
+    pub concepts: Concepts<'t>,
+}
+
+/// A word's concepts, as stored: positions in the table's sorted list of concepts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Concepts<'t> {
+    positions: &'t [u32],
+    /// The generality entries, `[concept, count]` pairs.
+    general: &'t [u64],
+}
+
+impl<'t> Concepts<'t> {
+    /// No concept.
+    pub const NONE: Concepts<'static> = Concepts {
+        positions: &[],
+        general: &[],
+    };
+
+    pub fn len(&self) -> usize {
+        self.positions.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.positions.is_empty()
+    }
+
+    /// The concepts, sorted and distinct.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = u64> + 't {
+        let general = self.general;
+        self.positions.iter().map(move |&p| general[2 * p as usize])
+    }
+
+    pub fn contains(&self, concept: u64) -> bool {
+        self.iter().any(|c| c == concept)
+    }
+
+    /// The concepts, in a vector.
+    pub fn to_vec(self) -> Vec<u64> {
+        self.iter().collect()
+    }
 }
 
 /// A word table, read in place (see the module notes).
@@ -243,7 +292,8 @@ impl WordTable {
     pub fn new(words: Cow<'static, [u64]>) -> Result<WordTable, NotATable> {
         let header = words.get(..HEADER).ok_or(NotATable)?;
         let sizes = [header[2], header[3]];
-        let expected = HEADER as u64 + 2 * (header[2] + header[3] + header[5]) + header[4];
+        let expected =
+            HEADER as u64 + 2 * (header[2] + header[3] + header[5]) + header[4].div_ceil(2);
         if header[0] != MAGIC
             || header[1] != FORMAT
             || sizes.iter().any(|&s| !s.is_power_of_two() || s < 2)
@@ -312,11 +362,27 @@ impl WordTable {
     fn entry(&self, packed: u64) -> Entry<'_> {
         let offset = (packed >> 32 & 0xFF_FFFF) as usize;
         let count = (packed >> 56) as usize;
-        let pool = HEADER + 2 * (self.word_slots() + self.common_slots() + self.general_len());
         Entry {
             weight: packed as u32,
-            concepts: &self.words[pool + offset..pool + offset + count],
+            concepts: Concepts {
+                positions: self.pool().get(offset..offset + count).unwrap_or_default(),
+                general: self.general(),
+            },
         }
+    }
+
+    /// The pool of concept positions (`u32`s, two to a word, little-endian).
+    fn pool(&self) -> &[u32] {
+        let start = HEADER + 2 * (self.word_slots() + self.common_slots() + self.general_len());
+        let words = &self.words[start..];
+        let all: &[u32] = bytemuck::cast_slice(words);
+        &all[..self.header(4) as usize]
+    }
+
+    /// The generality entries, `[concept, count]` pairs sorted by concept.
+    fn general(&self) -> &[u64] {
+        let start = HEADER + 2 * (self.word_slots() + self.common_slots());
+        &self.words[start..start + 2 * self.general_len()]
     }
 
     fn general_len(&self) -> usize {
@@ -344,8 +410,7 @@ impl WordTable {
 
     /// How many headwords gloss `concept` (0 when none does).
     pub fn generality(&self, concept: u64) -> u32 {
-        let start = HEADER + 2 * (self.word_slots() + self.common_slots());
-        let general = &self.words[start..start + 2 * self.general_len()];
+        let general = self.general();
         let (mut lo, mut hi) = (0, general.len() / 2);
         while lo < hi {
             let mid = (lo + hi) / 2;
@@ -403,12 +468,12 @@ mod tests {
         assert_eq!(soft.weight, quantize(7.5));
         let mut want = vec![c("software"), c("programs")];
         want.sort_unstable();
-        assert_eq!(soft.concepts, want);
+        assert_eq!(soft.concepts.to_vec(), want);
         // A headword the IDF table lacks weighs the median; a word in neither is not there.
         let prog = t.get(word_hash("程序")).unwrap();
         assert_eq!(
-            (prog.weight, prog.concepts),
-            (NO_WEIGHT, &[c("program")][..])
+            (prog.weight, prog.concepts.to_vec()),
+            (NO_WEIGHT, vec![c("program")])
         );
         assert_eq!(t.weight(word_hash("程序")), t.median());
         assert_eq!(t.median(), quantize(3.25));
@@ -428,7 +493,7 @@ mod tests {
         assert_eq!(t.weight(word_hash("甲")), quantize(2.0));
         let stem = Stemmer::create(Algorithm::English);
         assert_eq!(
-            t.get(word_hash("乙")).unwrap().concepts,
+            t.get(word_hash("乙")).unwrap().concepts.to_vec(),
             [concept(&stem_with(&stem, "new"))]
         );
         // Every line counts towards generality, the replaced one too.

@@ -61,6 +61,8 @@ pub(super) struct Stats {
     pub missing_streams: usize,
     /// Content streams that could not be decoded or stop at a syntax error.
     pub broken_streams: usize,
+    /// The first font that drew a glyph whose text cannot be known (see `Font::unreadable`).
+    pub unreadable_font: Option<String>,
 }
 
 /// One glyph placed on a page.
@@ -711,6 +713,9 @@ impl<'d> Interp<'_, 'd> {
             let code = font.next_code(rest);
             rest = rest.get(code.len..).unwrap_or_default();
             let text = font.text(code);
+            if text.is_none() && self.stats.unreadable_font.is_none() {
+                self.stats.unreadable_font.clone_from(&font.unreadable);
+            }
             let width = font.width(code, text.as_deref());
             let spacing = gs.char_spacing
                 + if Font::is_word_space(code) {

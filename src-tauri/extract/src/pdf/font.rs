@@ -82,6 +82,13 @@ pub(super) struct Font {
     cid_map: Option<CMap>,
     /// Whether codes are CIDs (Identity CMaps).
     identity: bool,
+    /// Whether the font uses a predefined CMap of Adobe's CJK collections (GB1, CNS1, Japan1, Korea1),
+    /// whose printable ASCII codes (one byte, or UCS-2/UTF-16) are the collections' proportional Latin
+    /// CIDs 1–95: the CIDs `/W` lists their widths by.
+    latin_cids: bool,
+    /// The `/BaseFont` of a composite font whose text cannot be known: not embedded, codes that are CIDs
+    /// (Identity), and no `/ToUnicode` map. A glyph of it that nothing maps fails the document.
+    pub unreadable: Option<String>,
     widths: Widths,
     /// Width of a space, in text-space units per unit of font size.
     pub space_width: f64,
@@ -100,6 +107,8 @@ impl Font {
             fallback: Fallback::None,
             cid_map: None,
             identity: false,
+            latin_cids: false,
+            unreadable: None,
             widths: Widths::Simple {
                 first: 0,
                 widths: Vec::new(),
@@ -134,6 +143,7 @@ impl Font {
             .and_then(|o| deref(doc, Some(o)))
             .and_then(|o| o.as_dict().ok());
         let encoding = deref(doc, dict.get(b"Encoding").ok());
+        let mut latin_cids = false;
         let mut scheme = CodeScheme::TwoByte;
         let mut fallback = Fallback::None;
         let mut cid_map = None;
@@ -146,6 +156,7 @@ impl Font {
                 identity = name.starts_with("Identity");
                 if !identity {
                     (scheme, fallback) = predefined_cmap(&name);
+                    latin_cids = !matches!(fallback, Fallback::None);
                 }
             }
             Some(Object::Stream(stream)) => {
@@ -163,6 +174,7 @@ impl Font {
                     scheme = CodeScheme::TwoByte;
                 } else {
                     (scheme, fallback) = predefined_cmap(&base);
+                    latin_cids = !matches!(fallback, Fallback::None) && !cmap.has_cids();
                 }
                 identity = base.starts_with("Identity") && !cmap.has_cids();
                 if cmap.has_cids() {
@@ -186,12 +198,26 @@ impl Font {
             },
             |d| cid_widths(doc, d),
         );
+        let embedded = descendant
+            .and_then(|d| deref(doc, d.get(b"FontDescriptor").ok()))
+            .and_then(|o| o.as_dict().ok())
+            .is_some_and(|fd| {
+                [&b"FontFile"[..], b"FontFile2", b"FontFile3"]
+                    .iter()
+                    .any(|k| fd.has(k))
+            });
+        let unreadable = (identity && !embedded && to_unicode.is_none()).then(|| {
+            let name = name_of(doc, dict.get(b"BaseFont").ok()).unwrap_or_default();
+            String::from_utf8_lossy(&name).into_owned()
+        });
         Font {
             scheme,
             to_unicode,
             fallback,
             cid_map,
             identity,
+            latin_cids,
+            unreadable,
             widths,
             space_width: 0.25,
             size_scale: 1.0,
@@ -263,6 +289,8 @@ impl Font {
             fallback: Fallback::Table(table),
             cid_map: None,
             identity: false,
+            latin_cids: false,
+            unreadable: None,
             widths: Widths::Simple {
                 first,
                 widths,
@@ -370,14 +398,20 @@ impl Font {
             Widths::Cid { widths, default } => {
                 let cid = if self.identity {
                     Some(code.value)
+                } else if let Some(map) = &self.cid_map {
+                    map.cid(code.len as u8, code.value)
+                } else if self.latin_cids && (0x20..=0x7E).contains(&code.value) {
+                    Some(code.value - 0x1F)
                 } else {
-                    self.cid_map
-                        .as_ref()
-                        .and_then(|m| m.cid(code.len as u8, code.value))
+                    None
                 };
-                cid.and_then(|cid| widths.get(&cid))
-                    .copied()
-                    .unwrap_or(*default)
+                match cid.and_then(|cid| widths.get(&cid)) {
+                    Some(&w) => w,
+                    // A proportional Latin glyph of a collection without its own width is about half
+                    // an em; `/DW` is the ideographs' width.
+                    None if self.latin_cids && cid.is_some_and(|c| (1..=95).contains(&c)) => 0.5,
+                    None => *default,
+                }
             }
         }
     }

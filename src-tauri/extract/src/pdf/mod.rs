@@ -118,6 +118,10 @@ fn extract_unguarded(bytes: &[u8]) -> Result<Vec<Block>, ExtractError> {
             ExtractError::NoTextLayer
         });
     }
+    // Glyphs of a font whose text cannot be known would be dropped: refuse the file, naming the font.
+    if let Some(font) = stats.unreadable_font {
+        return Err(ExtractError::UnreadableFont { font });
+    }
     if stats.chars > 0 && stats.bad_chars as f64 > MAX_BAD_CHAR_RATIO * stats.chars as f64 {
         return Err(if truncated {
             ExtractError::CorruptPdf("the file is truncated: its fonts are missing".into())

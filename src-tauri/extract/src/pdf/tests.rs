@@ -90,9 +90,34 @@ fn scan_with_a_text_stamp_has_no_text_layer() {
 }
 
 #[test]
-fn unmapped_font_is_garbled() {
+fn a_font_whose_text_cannot_be_known_is_refused_by_name() {
+    // Identity-H codes, no /ToUnicode, no embedded font: nothing says which character a glyph is.
     let got = extract(&fixture("garbled.pdf"));
-    assert!(matches!(got, Err(ExtractError::Garbled)), "{got:?}");
+    assert!(
+        matches!(&got, Err(ExtractError::UnreadableFont { font }) if font == "Unknown"),
+        "{got:?}"
+    );
+    // The same with the standard CID font STSong-Light as reportlab writes it, its encoding renamed
+    // Identity-H: refused, naming the font, rather than read with its text dropped.
+    let got = extract(&fixture("reportlab-stsong-identity.pdf"));
+    assert!(
+        matches!(&got, Err(ExtractError::UnreadableFont { font }) if font == "STSong-Light"),
+        "{got:?}"
+    );
+    let message = got.map(|_| ()).unwrap_err().to_string();
+    assert!(
+        message.contains("STSong-Light") && message.contains("not embedded"),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_standard_cid_font_that_is_not_embedded_loses_no_text() {
+    // reportlab's STSong-Light (UniGB-UCS2-H, /W by Adobe-GB1 CID): the Latin words are the collection's
+    // proportional CIDs 1-95, so the lines keep their real width and nothing falls off the page.
+    let blocks = extract(&fixture("reportlab-stsong.pdf")).unwrap();
+    let source = std::fs::read_to_string(fixture_dir().join("reportlab-stsong.txt")).unwrap();
+    assert_eq!(texts(&blocks), source.lines().collect::<Vec<_>>());
 }
 
 #[test]

@@ -364,7 +364,7 @@ struct Record {
 
 /// The first bytes of [`Jieba::to_prebuilt`]'s output; the last one is the
 /// layout's version.
-const PREBUILT_MAGIC: &[u8; 8] = b"JIEBAPB\x01";
+const PREBUILT_MAGIC: &[u8; 8] = b"JIEBAPB\x02";
 
 /// Jieba segmentation
 #[derive(Clone)]
@@ -497,10 +497,11 @@ impl Jieba {
             out.extend_from_slice(&(tag.len() as u64).to_le_bytes());
             out.extend_from_slice(tag.as_bytes());
         }
-        for (r, log_freq) in self.records.iter().zip(&self.log_freqs) {
+        // The log-frequencies are not written: they are `ln(freq)`, computed again on reading (a few
+        // milliseconds), and would be the least compressible part of the bytes.
+        for r in &self.records {
             out.extend_from_slice(&(r.freq as u64).to_le_bytes());
-            out.extend_from_slice(&(r.tag as u64).to_le_bytes());
-            out.extend_from_slice(&log_freq.to_bits().to_le_bytes());
+            out.extend_from_slice(&r.tag.to_le_bytes());
         }
         self.trie.write_prebuilt(&mut out);
         out
@@ -526,20 +527,19 @@ impl Jieba {
             rest = after;
         }
         let (records, after) = rest
-            .split_at_checked(n_records.checked_mul(24).ok_or(bad("too many records"))?)
+            .split_at_checked(n_records.checked_mul(12).ok_or(bad("too many records"))?)
             .ok_or(bad("truncated records"))?;
         instance.records.reserve(n_records);
         instance.log_freqs.reserve(n_records);
-        for r in records.chunks_exact(24) {
-            let tag = word(&r[8..]);
-            if tag >= n_tags as u64 {
+        for r in records.chunks_exact(12) {
+            let freq = word(r) as usize;
+            let tag = u32::from_le_bytes(r[8..].try_into().unwrap_or_default());
+            if tag as usize >= n_tags {
                 return Err(bad("a record's tag is out of range"));
             }
-            instance.records.push(Record {
-                freq: word(r) as usize,
-                tag: tag as u32,
-            });
-            instance.log_freqs.push(f64::from_bits(word(&r[16..])));
+            instance.records.push(Record { freq, tag });
+            // As `push_record` computes it.
+            instance.log_freqs.push((freq as f64).ln());
         }
         let (trie, after) = CharTrie::read_prebuilt(after, n_records).ok_or(bad("invalid trie"))?;
         if !after.is_empty() {
