@@ -28,7 +28,7 @@
 pub mod lexicon;
 
 pub use crate::text::words::concept;
-use crate::text::words::word_hash;
+use crate::text::words::{word_hash, Concepts};
 pub use lexicon::{stem, Lexicon};
 
 use crate::text::normalize;
@@ -134,8 +134,18 @@ pub fn push_index_concepts(lexicon: &Lexicon, word: &str, out: &mut Vec<u64>) {
 /// [`push_index_concepts`] of a word whose hash ([`word_hash`]) is known: a Chinese
 /// word's concepts then cost one probe of the word table.
 pub fn push_index_concepts_hashed(lexicon: &Lexicon, word: &str, hash: u64, out: &mut Vec<u64>) {
+    let glosses = if word.chars().any(is_ideograph) {
+        lexicon.translations_of(hash)
+    } else {
+        Concepts::NONE
+    };
+    push_index_concepts_of(word, hash, glosses, out);
+}
+
+/// [`push_index_concepts_hashed`] with the word's lexicon concepts already looked up (`glosses`, the
+/// word table's entry for it): what fingerprinting does, one probe per word for its weight and concepts.
+pub fn push_index_concepts_of(word: &str, hash: u64, glosses: Concepts<'_>, out: &mut Vec<u64>) {
     if word.chars().any(is_ideograph) {
-        let glosses = lexicon.translations_of(hash);
         if glosses.len() <= MAX_INDEXED_CONCEPTS {
             out.extend(glosses.iter());
         }

@@ -60,6 +60,16 @@ impl IdfTable {
         f64::from(self.weight(xxh3_64(word.as_bytes()))) / WEIGHT_ONE
     }
 
+    /// The word table the weights are read from.
+    pub fn table(&self) -> &WordTable {
+        &self.table
+    }
+
+    /// The weight of an unknown word.
+    pub fn median_weight(&self) -> u32 {
+        self.table.median()
+    }
+
     /// The default IDF for unknown words.
     pub fn median(&self) -> f64 {
         f64::from(self.table.median()) / WEIGHT_ONE

@@ -17,6 +17,7 @@ pub mod simhash;
 use xxhash_rust::xxh3::xxh3_64;
 
 use crate::crosslang::{self, Lexicon};
+use crate::text::words::{Concepts, NO_WEIGHT};
 use crate::text::{normalize, units_and_normalized, Tokenizer};
 
 pub use idf::IdfTable;
@@ -87,21 +88,37 @@ impl Fingerprinter {
 
     /// [`Self::simhash_normalized`], also collecting the words' indexed concepts into `concepts` (one
     /// pass of the segmenter for both).
-    fn simhash_and_concepts(&self, normalized: &str, mut concepts: Option<&mut Vec<u64>>) -> u64 {
+    fn simhash_and_concepts(&self, normalized: &str, concepts: Option<&mut Vec<u64>>) -> u64 {
         // The words are hashed first and weighed afterwards: the weight lookups, which mostly miss the
         // cache, then overlap instead of waiting one after another behind the segmenter's work.
+        // With concepts, one probe of the word table gives a word's weight and its concepts together.
         let mut keys = Vec::with_capacity(normalized.len() / 4);
-        let lexicon = concepts.is_some().then(|| self.lexicon());
-        self.tokenizer.for_each_normalized_word(normalized, |word| {
-            let hash = xxh3_64(word.as_bytes());
-            keys.push(hash);
-            if let (Some(out), Some(lexicon)) = (concepts.as_deref_mut(), lexicon) {
-                if !self.tokenizer.is_stop_word(word) {
-                    crosslang::push_index_concepts_hashed(lexicon, word, hash, out);
-                }
+        let weights: Vec<u32> = match concepts {
+            Some(out) => {
+                let (table, median) = (self.idf.table(), self.idf.median_weight());
+                let mut weights = Vec::with_capacity(keys.capacity());
+                self.tokenizer.for_each_normalized_word(normalized, |word| {
+                    let hash = xxh3_64(word.as_bytes());
+                    keys.push(hash);
+                    let entry = table.get(hash);
+                    weights.push(match entry {
+                        Some(e) if e.weight != NO_WEIGHT => e.weight,
+                        _ => median,
+                    });
+                    if !self.tokenizer.is_stop_word(word) {
+                        let glosses = entry.map_or(Concepts::NONE, |e| e.concepts);
+                        crosslang::push_index_concepts_of(word, hash, glosses, out);
+                    }
+                });
+                weights
             }
-        });
-        let weights: Vec<u32> = keys.iter().map(|&k| self.idf.weight(k)).collect();
+            None => {
+                self.tokenizer.for_each_normalized_word(normalized, |word| {
+                    keys.push(xxh3_64(word.as_bytes()));
+                });
+                keys.iter().map(|&k| self.idf.weight(k)).collect()
+            }
+        };
         let mut h = SimHasher::default();
         for (&key, &weight) in keys.iter().zip(&weights) {
             h.add(key, weight);

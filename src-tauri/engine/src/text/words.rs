@@ -12,11 +12,11 @@
 //!
 //! | words | what |
 //! |---|---|
-//! | 8 | header: [`MAGIC`], [`FORMAT`], word slots, common slots, concept pool length, generality entries, median weight, headwords |
+//! | 8 | header: [`MAGIC`], [`FORMAT`], word slots, common slots, concept pool length, concept slots, median weight, headwords |
 //! | 2 × word slots | `[hash, entry]`, hash 0 for an empty slot; `entry` is the weight (low 32 bits, [`NO_WEIGHT`] for a word the IDF table lacks), the concepts' offset in the pool (next 24 bits) and their count (top 8 bits) |
 //! | 2 × common slots | the same, for the [`COMMON_WORDS`] lowest-IDF words only: a table that stays in the processor's cache |
-//! | 2 × generality entries | `[concept, headwords that gloss it]`, sorted by concept: every concept once (a concept is the xxh3-64 of an English stem) |
-//! | pool length / 2, rounded up | each headword's concepts, sorted and distinct, as `u32` positions in the generality entries (two to a word): positions compress where the concepts' hashes would not, which keeps the packages small |
+//! | 2 × concept slots | `[concept, headwords that gloss it]`, the same open addressing keyed by the concept (the xxh3-64 of an English stem): every concept once |
+//! | pool length / 2, rounded up | each headword's concepts, sorted and distinct, as `u32` slots of the concept table (two to a word): slots compress where the concepts' hashes would not, which keeps the packages small |
 //!
 //! Every value is exactly what parsing the text files gave before the table was prebuilt (the module's
 //! tests build a table from the text at run time and compare); the fingerprint definition did not change.
@@ -30,7 +30,7 @@ use xxhash_rust::xxh3::xxh3_64;
 /// "TWWORDS\0": the blob's first word.
 pub const MAGIC: u64 = u64::from_le_bytes(*b"TWWORDS\0");
 /// The blob's layout; bump when it changes.
-pub const FORMAT: u64 = 2;
+pub const FORMAT: u64 = 3;
 /// Words in the small table of common words (about 256 KiB of slots).
 pub const COMMON_WORDS: usize = 8192;
 /// The weight of IDF 1.0.
@@ -133,12 +133,19 @@ pub fn build<'s>(
         }
     }
 
-    let mut general: Vec<(u64, u64)> = generality.into_iter().collect();
-    general.sort_unstable();
-    let position: HashMap<u64, u32> = general
-        .iter()
+    // The concept table: each concept's generality, and its slot is where a headword's pool points.
+    let mut concepts: Vec<u64> = generality.keys().copied().collect();
+    concepts.sort_unstable();
+    if concepts.first() == Some(&0) {
+        return Err(BuildError("a concept hashes to 0".into()));
+    }
+    let concept_slots = slots_for(concepts.len());
+    let concept_table = open_table(&concepts, concept_slots, |c| generality[&c]);
+    let position: HashMap<u64, u32> = concept_table
+        .chunks_exact(2)
         .enumerate()
-        .map(|(i, &(c, _))| (c, i as u32))
+        .filter(|(_, s)| s[0] != 0)
+        .map(|(i, s)| (s[0], i as u32))
         .collect();
     // The pool, in hash order so that the blob is the same on every build.
     let mut heads: Vec<u64> = glossed.keys().copied().collect();
@@ -154,7 +161,7 @@ pub fn build<'s>(
             )));
         }
         placed.insert(*h, (pool.len() as u64) << 32 | (keys.len() as u64) << 56);
-        // Sorted positions of sorted concepts: still sorted.
+        // In the order of the sorted concepts.
         pool.extend(keys.iter().map(|k| position[k]));
     }
     let entry = |h: u64| -> u64 {
@@ -173,15 +180,13 @@ pub fn build<'s>(
         words as u64,
         common_slots as u64,
         pool.len() as u64,
-        general.len() as u64,
+        concept_slots as u64,
         u64::from(median),
         heads.len() as u64,
     ];
     out.extend(open_table(&all, words, entry));
     out.extend(open_table(&common, common_slots, entry));
-    for (c, n) in general {
-        out.extend([c, n]);
-    }
+    out.extend(concept_table);
     let mut bytes: Vec<u8> = out.iter().flat_map(|w| w.to_le_bytes()).collect();
     bytes.extend(pool.iter().flat_map(|p| p.to_le_bytes()));
     if pool.len() % 2 == 1 {
@@ -228,6 +233,27 @@ fn open_table(keys: &[u64], slots: usize, entry: impl Fn(u64) -> u64) -> Vec<u64
     table
 }
 
+/// The slot of `hash` in an open-addressing table of `[key, value]` words, if it is there.
+#[inline]
+fn slot(table: &[u64], hash: u64) -> Option<usize> {
+    // 0 marks an empty slot; no key is 0 (the build refuses one).
+    if hash == 0 {
+        return None;
+    }
+    let slots = table.len() / 2;
+    let mut i = home(hash, slots);
+    loop {
+        let stored = table[2 * i];
+        if stored == hash {
+            return Some(i);
+        }
+        if stored == 0 {
+            return None;
+        }
+        i = (i + 1) & (slots - 1);
+    }
+}
+
 /// What the table holds for one word.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Entry<'t> {
@@ -242,7 +268,7 @@ pub struct Entry<'t> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Concepts<'t> {
     positions: &'t [u32],
-    /// The generality entries, `[concept, count]` pairs.
+    /// The concept table's slots, `[concept, count]` pairs.
     general: &'t [u64],
 }
 
@@ -291,7 +317,7 @@ impl WordTable {
     /// The table in `words` (a blob [`build`] wrote, as `u64`s); checked for its magic, format and sizes.
     pub fn new(words: Cow<'static, [u64]>) -> Result<WordTable, NotATable> {
         let header = words.get(..HEADER).ok_or(NotATable)?;
-        let sizes = [header[2], header[3]];
+        let sizes = [header[2], header[3], header[5]];
         let expected =
             HEADER as u64 + 2 * (header[2] + header[3] + header[5]) + header[4].div_ceil(2);
         if header[0] != MAGIC
@@ -345,18 +371,7 @@ impl WordTable {
     }
 
     fn probe<'t>(&'t self, table: &[u64], hash: u64) -> Option<Entry<'t>> {
-        let slots = table.len() / 2;
-        let mut i = home(hash, slots);
-        loop {
-            let stored = table[2 * i];
-            if stored == hash {
-                return Some(self.entry(table[2 * i + 1]));
-            }
-            if stored == 0 {
-                return None;
-            }
-            i = (i + 1) & (slots - 1);
-        }
+        slot(table, hash).map(|i| self.entry(table[2 * i + 1]))
     }
 
     fn entry(&self, packed: u64) -> Entry<'_> {
@@ -379,7 +394,7 @@ impl WordTable {
         &all[..self.header(4) as usize]
     }
 
-    /// The generality entries, `[concept, count]` pairs sorted by concept.
+    /// The concept table's slots, `[concept, count]` pairs.
     fn general(&self) -> &[u64] {
         let start = HEADER + 2 * (self.word_slots() + self.common_slots());
         &self.words[start..start + 2 * self.general_len()]
@@ -411,16 +426,7 @@ impl WordTable {
     /// How many headwords gloss `concept` (0 when none does).
     pub fn generality(&self, concept: u64) -> u32 {
         let general = self.general();
-        let (mut lo, mut hi) = (0, general.len() / 2);
-        while lo < hi {
-            let mid = (lo + hi) / 2;
-            match general[2 * mid].cmp(&concept) {
-                std::cmp::Ordering::Less => lo = mid + 1,
-                std::cmp::Ordering::Greater => hi = mid,
-                std::cmp::Ordering::Equal => return general[2 * mid + 1] as u32,
-            }
-        }
-        0
+        slot(general, concept).map_or(0, |i| general[2 * i + 1] as u32)
     }
 
     /// Every word's `(hash, entry)` in the whole table (for tests and statistics).
