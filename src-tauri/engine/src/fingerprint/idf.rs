@@ -65,11 +65,6 @@ impl IdfTable {
         &self.table
     }
 
-    /// The weight of an unknown word.
-    pub fn median_weight(&self) -> u32 {
-        self.table.median()
-    }
-
     /// The default IDF for unknown words.
     pub fn median(&self) -> f64 {
         f64::from(self.table.median()) / WEIGHT_ONE

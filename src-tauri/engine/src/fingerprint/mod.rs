@@ -17,7 +17,7 @@ pub mod simhash;
 use xxhash_rust::xxh3::xxh3_64;
 
 use crate::crosslang::{self, Lexicon};
-use crate::text::words::{Concepts, NO_WEIGHT};
+use crate::text::words::Concepts;
 use crate::text::{normalize, units_and_normalized, Tokenizer};
 
 pub use idf::IdfTable;
@@ -89,22 +89,17 @@ impl Fingerprinter {
     /// [`Self::simhash_normalized`], also collecting the words' indexed concepts into `concepts` (one
     /// pass of the segmenter for both).
     fn simhash_and_concepts(&self, normalized: &str, concepts: Option<&mut Vec<u64>>) -> u64 {
-        // The words are hashed first and weighed afterwards: the weight lookups, which mostly miss the
-        // cache, then overlap instead of waiting one after another behind the segmenter's work.
-        // With concepts, one probe of the word table gives a word's weight and its concepts together.
         let mut keys = Vec::with_capacity(normalized.len() / 4);
         let weights: Vec<u32> = match concepts {
+            // With concepts, one probe of the word table gives a word's weight and its concepts.
             Some(out) => {
-                let (table, median) = (self.idf.table(), self.idf.median_weight());
+                let table = self.idf.table();
                 let mut weights = Vec::with_capacity(keys.capacity());
                 self.tokenizer.for_each_normalized_word(normalized, |word| {
                     let hash = xxh3_64(word.as_bytes());
                     keys.push(hash);
                     let entry = table.get(hash);
-                    weights.push(match entry {
-                        Some(e) if e.weight != NO_WEIGHT => e.weight,
-                        _ => median,
-                    });
+                    weights.push(table.weight_of(entry));
                     if !self.tokenizer.is_stop_word(word) {
                         let glosses = entry.map_or(Concepts::NONE, |e| e.concepts);
                         crosslang::push_index_concepts_of(word, hash, glosses, out);
@@ -112,6 +107,8 @@ impl Fingerprinter {
                 });
                 weights
             }
+            // Without, the words are hashed first and weighed afterwards: the weight lookups, which
+            // mostly miss the cache, then overlap instead of waiting behind the segmenter's work.
             None => {
                 self.tokenizer.for_each_normalized_word(normalized, |word| {
                     keys.push(xxh3_64(word.as_bytes()));

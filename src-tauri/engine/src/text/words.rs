@@ -417,7 +417,13 @@ impl WordTable {
     /// lacks.
     #[inline]
     pub fn weight(&self, hash: u64) -> u32 {
-        match self.get(hash) {
+        self.weight_of(self.get(hash))
+    }
+
+    /// [`Self::weight`] of a word already looked up (`entry`, [`Self::get`]'s answer).
+    #[inline]
+    pub fn weight_of(&self, entry: Option<Entry<'_>>) -> u32 {
+        match entry {
             Some(e) if e.weight != NO_WEIGHT => e.weight,
             _ => self.median(),
         }
