@@ -70,7 +70,8 @@ impl IdfTable {
         f64::from(self.table.median()) / WEIGHT_ONE
     }
 
-    /// Words with a weight of their own (in the IDF table or a stop word).
+    /// Words with a weight of their own (in the IDF table or a stop word); walks the whole table, for
+    /// tests and statistics.
     pub fn len(&self) -> usize {
         self.table
             .iter()
