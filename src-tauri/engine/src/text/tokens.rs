@@ -25,9 +25,9 @@ pub fn stop_words() -> impl Iterator<Item = &'static str> {
 #[cfg(feature = "prebuilt-dictionary")]
 const JIEBA_PREBUILT: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/jieba.bin"));
 
-/// jieba with its default dictionary: copied from the prebuilt bytes (about 4 ms of a one-line check) with the
-/// `prebuilt-dictionary` feature, else loaded from jieba's own (about 60 ms, most of it inserting
-/// 349,045 words into its trie). Both give the same instance (a test checks).
+/// jieba with its default dictionary: copied from the prebuilt bytes (about 4 ms of a one-line check)
+/// with the `prebuilt-dictionary` feature, else loaded from jieba's own (about 60 ms, most of it
+/// inserting 349,045 words into its trie). Both give the same instance (a test checks).
 fn jieba() -> Jieba {
     #[cfg(feature = "prebuilt-dictionary")]
     {
