@@ -25,11 +25,12 @@ fn main() {
     let assets = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets");
     let idf = assets.join("idf/jieba-idf.txt.gz");
     let lexicon = assets.join("lexicon/cedict-zh-en.txt.gz");
+    let learned = assets.join("lexicon/learned-zh-en.txt.gz");
     let stop = [
         assets.join("stopwords/zh.txt"),
         assets.join("stopwords/en.txt"),
     ];
-    for p in [&idf, &lexicon, &stop[0], &stop[1]] {
+    for p in [&idf, &lexicon, &learned, &stop[0], &stop[1]] {
         println!("cargo:rerun-if-changed={}", p.display());
     }
     println!("cargo:rerun-if-changed=src/text/words.rs");
@@ -43,7 +44,9 @@ fn main() {
         .flat_map(|t| t.lines())
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with('#'));
-    let blob = words::build(&gunzip(&idf), &gunzip(&lexicon), stop_words)
+    // The learned pairs' lines come after CC-CEDICT's and replace them (`words::build`).
+    let lexicon_text = gunzip(&lexicon) + &gunzip(&learned);
+    let blob = words::build(&gunzip(&idf), &lexicon_text, stop_words)
         .unwrap_or_else(|e| panic!("word table: {e}"));
     let out = Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("words.bin");
     std::fs::write(&out, blob).unwrap_or_else(|e| panic!("{}: {e}", out.display()));

@@ -37,7 +37,7 @@ pub const TRANSLATION_THRESHOLD: f64 = 0.45;
 /// Concept keys looked up per paragraph (rarest first).
 pub const LOOKUPS: usize = 32;
 /// Concept keys a candidate must share (see the module notes).
-pub const MIN_SHARED: u32 = 4;
+pub const MIN_SHARED: u32 = 3;
 /// Candidates verified per paragraph.
 pub const CANDIDATES: usize = 4;
 /// A paragraph copied at least this much in its own language is not searched across languages.

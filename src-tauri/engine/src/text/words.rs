@@ -539,6 +539,8 @@ mod tests {
         let idf = gunzip(include_bytes!("../../../../assets/idf/jieba-idf.txt.gz"));
         let lexicon = gunzip(include_bytes!(
             "../../../../assets/lexicon/cedict-zh-en.txt.gz"
+        )) + &gunzip(include_bytes!(
+            "../../../../assets/lexicon/learned-zh-en.txt.gz"
         ));
         let built = build(&idf, &lexicon, crate::text::tokens::stop_words()).unwrap();
         let embedded = crate::text::word_table();

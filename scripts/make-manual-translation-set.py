@@ -1,0 +1,275 @@
+#!/usr/bin/env python3
+"""Make a copying-by-translation set with hard negatives from a Debian manual that ships in English and
+in its official Simplified Chinese translation, neither of them in eval-dev.
+
+usage: python3 scripts/make-manual-translation-set.py MANUAL OUT [--debs DIR] [--seed 28]
+  MANUAL: debian-reference (packages debian-reference-en, debian-reference-zh-cn 2.100) or
+          installation-guide (installation-guide-amd64 20230508+deb12u1: en/ and zh_CN/)
+  --debs: where the packages' .deb files are (or go: `apt-get download` fetches them when missing)
+needs: dpkg-deb, the jieba Python package (pip install jieba), assets/lexicon/cedict-zh-en.txt.gz
+
+Both editions are DocBook HTML made from one source translated through PO files, so a chapter's
+`<p>` elements are each other's translations in order; a chapter whose two editions hold different
+numbers of them is left out. Prose pairs only: the Chinese at least 30 ideographs (and a third of its
+letters ideographs: untranslated paragraphs stay English), the English at least 15 words.
+
+A chapter's pairs are cut into documents of 12 consecutive pairs, and each document (seeded) goes to
+one of three groups: its English edition in the library, its Chinese edition in the library, or
+neither. The set:
+- translations (`copied: true`, obfuscation `translation`): 5 paragraphs of each library document in
+  the other language (`zh->en`: a Chinese paragraph whose English is in the library; `en->zh` the
+  reverse);
+- hard negatives (`copied: false`, obfuscation `same-topic`, 2 per translation): paragraphs of the
+  documents of neither group, in either language, those whose concepts overlap most with some library
+  paragraph of the other language (a Chinese word stands for its CC-CEDICT gloss words, an English word
+  for itself; overlap = shared concepts over the smaller set). A candidate whose own translation shares
+  more than half its words with a library paragraph (a sentence the manual repeats) is left out.
+Query documents hold 12 paragraphs of one language each, translations and negatives shuffled.
+Writes OUT/library/*.txt, OUT/queries/*.txt and OUT/truth.json (eval-dev's format), so
+`tongwen eval OUT/truth.json` measures it.
+"""
+import argparse
+import glob
+import gzip
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+from html.parser import HTMLParser
+
+import jieba
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+MANUALS = {
+    "debian-reference": {
+        "packages": ["debian-reference-en", "debian-reference-zh-cn"],
+        "en": "usr/share/debian-reference/*.en.html",
+        "zh": lambda en: en.replace(".en.html", ".zh-cn.html"),
+    },
+    "installation-guide": {
+        "packages": ["installation-guide-amd64"],
+        "en": "usr/share/doc/installation-guide-amd64/en/*.html",
+        "zh": lambda en: en.replace("/en/", "/zh_CN/"),
+    },
+}
+CJK = re.compile(r"[\u4e00-\u9fff]")
+LETTER = re.compile(r"[A-Za-z\u4e00-\u9fff]")
+PER_DOCUMENT = 12
+TRANSLATIONS_PER_DOCUMENT = 5
+NEGATIVES_PER_TRANSLATION = 2
+
+
+class Paragraphs(HTMLParser):
+    """The text of every `<p>` outside `<pre>`, in order."""
+
+    def __init__(self):
+        super().__init__()
+        self.out, self.current, self.skip = [], None, 0
+
+    def handle_starttag(self, tag, attrs):
+        if tag in ("pre", "script", "style"):
+            self.skip += 1
+        if tag == "p" and self.current is None:
+            self.current = []
+
+    def handle_endtag(self, tag):
+        if tag in ("pre", "script", "style"):
+            self.skip -= 1
+        if tag == "p" and self.current is not None:
+            self.out.append(re.sub(r"\s+", " ", "".join(self.current)).strip())
+            self.current = None
+
+    def handle_data(self, data):
+        if self.current is not None and not self.skip:
+            self.current.append(data)
+
+
+def paragraphs(path):
+    p = Paragraphs()
+    with open(path, encoding="utf-8") as f:
+        p.feed(f.read())
+    return p.out
+
+
+def tidy_zh(text):
+    # DocBook keeps the source's line breaks inside Chinese text as spaces.
+    return re.sub(r"(?<=[\u4e00-\u9fff，。、；：）（“”]) (?=[\u4e00-\u9fff，。、；：）（“”])", "", text)
+
+
+def is_prose_pair(en, zh):
+    cjk = len(CJK.findall(zh))
+    letters = len(LETTER.findall(zh))
+    return cjk >= 30 and cjk * 3 >= letters and len(en.split()) >= 15
+
+
+def load_lexicon():
+    path = os.path.join(HERE, "..", "assets", "lexicon", "cedict-zh-en.txt.gz")
+    lex = {}
+    with gzip.open(path, "rt", encoding="utf-8") as f:
+        for line in f:
+            if not line.startswith("#"):
+                head, _, words = line.rstrip("\n").partition("\t")
+                lex[head] = {w.lower().rstrip("s") for w in words.split()}
+    return lex
+
+
+def en_concepts(text):
+    return {w.lower().rstrip("s") for w in re.findall(r"[A-Za-z]{3,}", text)}
+
+
+def zh_concepts(text, lex):
+    out = set()
+    for w in jieba.cut(text):
+        if CJK.search(w):
+            out |= lex.get(w, set())
+        else:
+            out |= en_concepts(w)
+    return out
+
+
+def overlap(a, b):
+    return len(a & b) / max(1, min(len(a), len(b)))
+
+
+def words(text):
+    """Words of English, character bigrams of Chinese."""
+    if CJK.search(text):
+        return {text[i : i + 2] for i in range(len(text) - 1)}
+    return set(re.findall(r"\w+", text.lower()))
+
+
+def fetch(manual, debs):
+    os.makedirs(debs, exist_ok=True)
+    root = os.path.join(debs, manual + "-tree")
+    if os.path.isdir(root):
+        return root
+    for package in MANUALS[manual]["packages"]:
+        if not glob.glob(os.path.join(debs, package + "_*.deb")):
+            subprocess.run(["apt-get", "download", package], cwd=debs, check=True)
+        deb = sorted(glob.glob(os.path.join(debs, package + "_*.deb")))[-1]
+        subprocess.run(["dpkg-deb", "-x", deb, root], check=True)
+    return root
+
+
+def main():
+    a = argparse.ArgumentParser()
+    a.add_argument("manual", choices=sorted(MANUALS))
+    a.add_argument("out")
+    a.add_argument("--debs", default="/tmp/tongwen-debs")
+    a.add_argument("--seed", type=int, default=28)
+    a = a.parse_args()
+    rng = random.Random(a.seed)
+    manual = MANUALS[a.manual]
+    root = fetch(a.manual, a.debs)
+    lex = load_lexicon()
+
+    # Documents: (name, [(en, zh)]) of consecutive prose pairs.
+    documents = []
+    for en_path in sorted(glob.glob(os.path.join(root, manual["en"]))):
+        zh_path = manual["zh"](en_path)
+        if not os.path.exists(zh_path):
+            continue
+        en, zh = paragraphs(en_path), paragraphs(zh_path)
+        if len(en) != len(zh):
+            continue
+        pairs = [(e, tidy_zh(z)) for e, z in zip(en, zh) if is_prose_pair(e, tidy_zh(z))]
+        chapter = os.path.basename(en_path).split(".")[0]
+        for i in range(0, len(pairs), PER_DOCUMENT):
+            chunk = pairs[i : i + PER_DOCUMENT]
+            if len(chunk) >= 6:
+                documents.append((f"{a.manual}-{chapter}-{i // PER_DOCUMENT + 1:02d}", chunk))
+    rng.shuffle(documents)
+    third = len(documents) // 3
+    in_en, in_zh, neither = documents[:third], documents[third : 2 * third], documents[2 * third :]
+
+    shutil.rmtree(a.out, ignore_errors=True)
+    os.makedirs(os.path.join(a.out, "library"))
+    os.makedirs(os.path.join(a.out, "queries"))
+    truth = {
+        "benchmark": f"translation ({a.manual})",
+        "generator": "scripts/make-manual-translation-set.py",
+        "seed": a.seed,
+        "library": {},
+        "queries": {},
+    }
+    library = {"en": [], "zh": []}  # (file, index, text, concepts)
+    for group, lang in ((in_en, "en"), (in_zh, "zh")):
+        for name, pairs in group:
+            f = f"library/{name}-{lang}.txt"
+            texts = [e if lang == "en" else z for e, z in pairs]
+            with open(os.path.join(a.out, f), "w", encoding="utf-8") as w:
+                w.write("\n\n".join(texts) + "\n")
+            truth["library"][f] = {"from": f, "lang": lang, "package": a.manual}
+            for i, t in enumerate(texts):
+                c = en_concepts(t) if lang == "en" else zh_concepts(t, lex)
+                library[lang].append((f, i, t, c))
+
+    items = {"en": [], "zh": []}
+    for group, lang in ((in_en, "en"), (in_zh, "zh")):
+        other = "zh" if lang == "en" else "en"
+        for name, pairs in group:
+            for i in sorted(rng.sample(range(len(pairs)), min(TRANSLATIONS_PER_DOCUMENT, len(pairs)))):
+                e, z = pairs[i]
+                items[other].append(
+                    {
+                        "copied": True,
+                        "direction": f"{other}->{lang}",
+                        "obfuscation": "translation",
+                        "scored": True,
+                        "sources": [{"library_file": f"library/{name}-{lang}.txt", "paragraph": i}],
+                        "text": z if other == "zh" else e,
+                    }
+                )
+    # Hard negatives: the paragraphs of neither group closest in concepts to a library paragraph of
+    # the other language.
+    candidates = {"en": [], "zh": []}
+    for name, pairs in neither:
+        for e, z in pairs:
+            for lang, text, twin in (("en", e, z), ("zh", z, e)):
+                other = "zh" if lang == "en" else "en"
+                twin_lang_library = library[other]
+                # Its own translation must not be (nearly) a library paragraph.
+                tw = words(twin)
+                if any(len(tw & words(t)) > 0.5 * len(tw) for _, _, t, _ in twin_lang_library):
+                    continue
+                c = en_concepts(text) if lang == "en" else zh_concepts(text, lex)
+                best = max((overlap(c, lc), f, i) for f, i, _, lc in twin_lang_library)
+                candidates[lang].append((best, text))
+    wanted = NEGATIVES_PER_TRANSLATION * (len(items["en"]) + len(items["zh"])) // 2
+    for lang in ("en", "zh"):
+        candidates[lang].sort(key=lambda c: -c[0][0])
+        for (score, f, i), text in candidates[lang][:wanted]:
+            items[lang].append(
+                {
+                    "copied": False,
+                    "obfuscation": "same-topic",
+                    "scored": True,
+                    "closest": {"library_file": f, "paragraph": i, "overlap": round(score, 3)},
+                    "text": text,
+                }
+            )
+        print(
+            f"{lang}: {sum(p['copied'] for p in items[lang])} translations, "
+            f"{sum(not p['copied'] for p in items[lang])} same-topic negatives "
+            f"(overlap {candidates[lang][min(wanted, len(candidates[lang])) - 1][0][0]:.2f} or more)"
+        )
+
+    for lang in ("en", "zh"):
+        rng.shuffle(items[lang])
+        for n, i in enumerate(range(0, len(items[lang]), PER_DOCUMENT)):
+            f = f"queries/{lang}-{n + 1:02d}.txt"
+            chunk = items[lang][i : i + PER_DOCUMENT]
+            with open(os.path.join(a.out, f), "w", encoding="utf-8") as w:
+                w.write("\n\n".join(p["text"] for p in chunk) + "\n")
+            truth["queries"][f] = {"lang": lang, "paragraphs": chunk}
+    with open(os.path.join(a.out, "truth.json"), "w", encoding="utf-8") as w:
+        json.dump(truth, w, ensure_ascii=False, indent=1, sort_keys=True)
+        w.write("\n")
+    print(f"{len(truth['library'])} library documents ({len(library['en'])} English, "
+          f"{len(library['zh'])} Chinese paragraphs), {len(truth['queries'])} queries")
+
+
+if __name__ == "__main__":
+    main()
