@@ -24,7 +24,14 @@ neither. The set:
   paragraph of the other language (a Chinese word stands for its CC-CEDICT gloss words, an English word
   for itself; overlap = shared concepts over the smaller set). A candidate whose own translation shares
   more than half its words with a library paragraph (a sentence the manual repeats) is left out.
-Query documents hold 12 paragraphs of one language each, translations and negatives shuffled.
+- partial translations (`copied: true`, obfuscation `partial-translation`, `scored: false`: a paragraph
+  is not flagged for them, but they count in the document's figures): a paragraph of the documents of
+  neither group with one or two sentences inserted at sentence ends that translate sentences of library
+  paragraphs of the other language (from pairs whose two editions have the same number of sentences,
+  paired in order); `copied_chars` counts the inserted sentences' non-whitespace characters.
+Query documents hold 12 paragraphs of one language each, translations and negatives shuffled; the
+partial translations are in documents of their own (`partial-*`), 6 each, with as many same-topic
+paragraphs, so that a document's copy ratio can be compared with the truth's (`copy_ratio`).
 Writes OUT/library/*.txt, OUT/queries/*.txt and OUT/truth.json (eval-dev's format), so
 `tongwen eval OUT/truth.json` measures it.
 """
@@ -59,6 +66,7 @@ LETTER = re.compile(r"[A-Za-z\u4e00-\u9fff]")
 PER_DOCUMENT = 12
 TRANSLATIONS_PER_DOCUMENT = 5
 NEGATIVES_PER_TRANSLATION = 2
+PARTIALS_PER_LANGUAGE = 36
 
 
 class Paragraphs(HTMLParser):
@@ -127,6 +135,16 @@ def zh_concepts(text, lex):
         else:
             out |= en_concepts(w)
     return out
+
+
+def sentences(text):
+    """Sentences, cut after 。！？； and after . ! ? ; followed by a space."""
+    parts = re.split(r"(?<=[。！？；])|(?<=[.!?;])\s+", text)
+    return [p.strip() for p in parts if p and p.strip()]
+
+
+def non_ws(text):
+    return len(re.sub(r"\s", "", text))
 
 
 def overlap(a, b):
@@ -237,6 +255,55 @@ def main():
                 c = en_concepts(text) if lang == "en" else zh_concepts(text, lex)
                 best = max((overlap(c, lc), f, i) for f, i, _, lc in twin_lang_library)
                 candidates[lang].append((best, text))
+    # Partial translations: sentence pairs of library paragraphs, inserted into paragraphs of neither
+    # group (which are then not used as negatives).
+    sentence_pairs = {"en": [], "zh": []}  # by the library's language: (file, index, en, zh)
+    for group, lang in ((in_en, "en"), (in_zh, "zh")):
+        for name, pairs in group:
+            for i, (e, z) in enumerate(pairs):
+                es, zs = sentences(e), sentences(z)
+                if len(es) == len(zs) >= 2:
+                    for a_, b_ in zip(es, zs):
+                        if len(a_.split()) >= 8 and len(CJK.findall(b_)) >= 15:
+                            sentence_pairs[lang].append((f"library/{name}-{lang}.txt", i, a_, b_))
+    own = {"en": [], "zh": []}
+    for name, pairs in neither:
+        for e, z in pairs:
+            if len(sentences(e)) >= 2 and len(sentences(z)) >= 2:
+                own["en"].append(e)
+                own["zh"].append(z)
+    partials = {"en": [], "zh": []}
+    used_own = set()
+    for lang in ("en", "zh"):
+        library_lang = "zh" if lang == "en" else "en"
+        rng.shuffle(own[lang])
+        picks = rng.sample(sentence_pairs[library_lang], min(len(sentence_pairs[library_lang]), 2 * PARTIALS_PER_LANGUAGE))
+        for k, text in enumerate(own[lang][:PARTIALS_PER_LANGUAGE]):
+            used_own.add(text)
+            inserted = picks[2 * k : 2 * k + rng.choice((1, 2))]
+            parts = sentences(text)
+            sources = []
+            for f, i, e_s, z_s in inserted:
+                parts.insert(rng.randrange(len(parts) + 1), e_s if lang == "en" else z_s)
+                sources.append({"library_file": f, "paragraph": i})
+            joiner = " " if lang == "en" else ""
+            partials[lang].append(
+                {
+                    "copied": True,
+                    "direction": f"{lang}->{library_lang}",
+                    "obfuscation": "partial-translation",
+                    "scored": False,
+                    "sources": sources,
+                    "copied_chars": sum(non_ws(e_s if lang == "en" else z_s) for _, _, e_s, z_s in inserted),
+                    "inserted": [
+                        {"text": e_s if lang == "en" else z_s, "source_sentence": z_s if lang == "en" else e_s}
+                        for _, _, e_s, z_s in inserted
+                    ],
+                    "text": joiner.join(parts),
+                }
+            )
+    for lang in ("en", "zh"):
+        candidates[lang] = [c for c in candidates[lang] if c[1] not in used_own]
     wanted = NEGATIVES_PER_TRANSLATION * (len(items["en"]) + len(items["zh"])) // 2
     for lang in ("en", "zh"):
         candidates[lang].sort(key=lambda c: -c[0][0])
@@ -256,6 +323,30 @@ def main():
             f"(overlap {candidates[lang][min(wanted, len(candidates[lang])) - 1][0][0]:.2f} or more)"
         )
 
+    # Partial-translation documents: 6 partial paragraphs and 6 same-topic ones each (the latter taken
+    # from the end of the negatives, so the translation documents keep the closest ones).
+    for lang in ("en", "zh"):
+        negatives = [p for p in items[lang] if not p["copied"]]
+        for n, i in enumerate(range(0, len(partials[lang]), 6)):
+            chunk = partials[lang][i : i + 6]
+            for _ in range(6):
+                if negatives:
+                    extra = negatives.pop()
+                    items[lang].remove(extra)
+                    chunk.append(extra)
+            rng.shuffle(chunk)
+            f = f"queries/partial-{lang}-{n + 1:02d}.txt"
+            with open(os.path.join(a.out, f), "w", encoding="utf-8") as w:
+                w.write("\n\n".join(p["text"] for p in chunk) + "\n")
+            copied = sum(p.get("copied_chars", 0) for p in chunk)
+            total = sum(non_ws(p["text"]) for p in chunk)
+            truth["queries"][f] = {
+                "lang": lang,
+                "paragraphs": chunk,
+                "copied_chars": copied,
+                "total_chars": total,
+                "copy_ratio": round(copied / total, 4),
+            }
     for lang in ("en", "zh"):
         rng.shuffle(items[lang])
         for n, i in enumerate(range(0, len(items[lang]), PER_DOCUMENT)):

@@ -1,7 +1,12 @@
 //! Copies by translation (Chinese ↔ English), through the real binary: the translation set built by
 //! `scripts/make-translation-set.py` from eval-dev's bilingual manuals (`tests/fixtures/translation/`:
 //! aligned paragraph pairs in both directions, same-topic paragraphs whose translation is not in the
-//! library, same-language copies), and a hand-made pair checked as a user checks it.
+//! library, same-language copies); the sets `scripts/make-manual-translation-set.py` builds from two
+//! manuals eval-dev does not hold (debian-reference, on which the rules were calibrated, and
+//! installation-guide, held out: translations, hard same-topic negatives, partial translations); and
+//! hand-made paragraphs checked as a user checks them.
+
+use std::collections::HashMap;
 
 use serde_json::Value;
 
@@ -225,4 +230,192 @@ fn a_class_checked_against_the_library_finds_translations_unless_told_not_to() {
     };
     assert!(ratio_of_a(&[]) > 0.3);
     assert_eq!(ratio_of_a(&["--no-translation"]), 0.0);
+}
+
+/// A manual set as `check` reports it at the default settings (see [`manual_set`]).
+#[derive(Debug)]
+struct SetFigures {
+    /// Per direction: translated paragraphs, and those flagged by a translation of their true source.
+    found: HashMap<String, (usize, usize)>,
+    /// Same-topic paragraphs, and those flagged as translations.
+    same_topic: (usize, usize),
+    /// Documents of partial translations: the mean absolute difference of their copy ratio from the
+    /// truth's.
+    partial_ratio_error: f64,
+    /// Characters counted in same-topic paragraphs through translations.
+    same_topic_translated_chars: u64,
+}
+
+/// Check every query of `tests/fixtures/<set>` against a library of its library files.
+fn manual_set(set: &str) -> SetFigures {
+    let dir = tongwen_testdata::repository_root()
+        .join("tests/fixtures")
+        .join(set);
+    let truth: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("truth.json")).unwrap()).unwrap();
+    let s = Sandbox::new();
+    let mut add = vec!["library", "add"];
+    let library: Vec<String> = truth["library"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(|f| dir.join(f).to_str().unwrap().to_string())
+        .collect();
+    add.extend(library.iter().map(String::as_str));
+    s.ok(&add);
+    let queries: Vec<String> = truth["queries"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(|f| dir.join(f).to_str().unwrap().to_string())
+        .collect();
+    let mut check = vec!["check", "--format", "json"];
+    check.extend(queries.iter().map(String::as_str));
+    let report: Value = serde_json::from_str(&s.ok(&check)).unwrap();
+    let key = |t: &str| t.split_whitespace().collect::<String>();
+    let mut f = SetFigures {
+        found: HashMap::new(),
+        same_topic: (0, 0),
+        partial_ratio_error: 0.0,
+        same_topic_translated_chars: 0,
+    };
+    let mut partial_documents = 0;
+    for doc in report["documents"].as_array().unwrap() {
+        let file = doc["file"].as_str().unwrap();
+        let name = &file[file.rfind("queries/").unwrap()..];
+        let t = &truth["queries"][name];
+        let by_text: HashMap<String, &Value> = t["paragraphs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| (key(p["text"].as_str().unwrap()), p))
+            .collect();
+        if let Some(want) = t["copy_ratio"].as_f64() {
+            partial_documents += 1;
+            f.partial_ratio_error += (doc["total_ratio"].as_f64().unwrap() - want).abs();
+        }
+        for p in doc["paragraphs"].as_array().unwrap() {
+            let Some(tp) = by_text.get(&key(p["text"].as_str().unwrap())) else {
+                continue;
+            };
+            let best = &p["matches"][0];
+            let by_translation = p["flagged"] == true && best["cross_language"] == true;
+            // The manuals repeat some paragraphs word for word: any source as good as the best is right.
+            let as_good: Vec<&Value> = p["matches"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|m| m["similarity"] == best["similarity"])
+                .collect();
+            match tp["obfuscation"].as_str().unwrap() {
+                "translation" => {
+                    let source = &tp["sources"][0];
+                    let right = as_good.iter().any(|m| {
+                        m["source_path"].as_str().is_some_and(|sp| {
+                            sp.ends_with(source["library_file"].as_str().unwrap())
+                        }) && m["source_paragraph"] == source["paragraph"]
+                    });
+                    let e = f
+                        .found
+                        .entry(tp["direction"].as_str().unwrap().to_string())
+                        .or_default();
+                    e.0 += 1;
+                    e.1 += usize::from(by_translation && right);
+                }
+                "same-topic" => {
+                    f.same_topic.0 += 1;
+                    f.same_topic.1 += usize::from(by_translation);
+                    for m in p["passages"].as_array().unwrap() {
+                        if m["cross_language"] == true {
+                            f.same_topic_translated_chars += 1;
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    f.partial_ratio_error /= partial_documents.max(1) as f64;
+    f
+}
+
+/// The calibration set (debian-reference): the rules' constants were chosen on it and on the eval-dev
+/// set above, so its figures are floors that hold what was reached, not an estimate (see the
+/// held-out set's test for that).
+#[test]
+fn the_calibration_manual_set_finds_translations_and_calls_no_same_topic_text_a_translation() {
+    let f = manual_set("translation-debian-reference");
+    println!("{f:?}");
+    for direction in ["zh->en", "en->zh"] {
+        let (n, found) = f.found[direction];
+        assert_eq!(n, 120, "{direction}");
+        assert!(found as f64 >= 0.95 * n as f64, "{direction}: {f:?}");
+    }
+    assert_eq!(f.same_topic.0, 480, "{f:?}");
+    assert!(
+        f.same_topic.1 as f64 <= 0.005 * f.same_topic.0 as f64,
+        "{f:?}"
+    );
+    assert_eq!(f.same_topic_translated_chars, 0, "{f:?}");
+    assert!(f.partial_ratio_error <= 0.05, "{f:?}");
+}
+
+const ZH_OWN: [&str; 3] = [
+    "上传软件包之前，请先在干净的环境中构建它，并用 lintian 检查常见的打包问题。",
+    "打包工作完成以后，我们通常会把变更日志整理一遍，再写一封说明邮件发给团队的其他成员。",
+    "这些步骤看起来繁琐，但是坚持下来以后，每一次发布都会更加顺利。",
+];
+
+/// One translated sentence in the writer's own paragraph: the paragraph stays under the translation
+/// threshold and is not flagged, but the sentence is listed among its passages, paired with its source
+/// sentence, and counts in the document's figures as translation.
+#[test]
+fn a_translated_sentence_in_a_writers_own_paragraph_counts_as_a_passage() {
+    let s = Sandbox::new();
+    let en = s.write("maintainer-guide.txt", format!("{EN_SOURCE}\n"));
+    s.ok(&["library", "add", en.to_str().unwrap()]);
+    let translated =
+        "如果你想成为一名好的维护者，你应该定期检查错误跟踪系统中你的软件包的错误报告。";
+    let paragraph = format!("{}{translated}{}{}", ZH_OWN[0], ZH_OWN[1], ZH_OWN[2]);
+    let essay = s.write("essay.txt", format!("{paragraph}\n"));
+    let report = s.check_json(&essay);
+    let doc = &report["documents"][0];
+    let p = &doc["paragraphs"][0];
+    assert_eq!(p["flagged"], false, "{p}");
+    assert!(p["matches"].as_array().unwrap().is_empty(), "{p}");
+    let m = &p["passages"][0];
+    assert_eq!(m["cross_language"], true, "{p}");
+    let spans = m["spans"].as_array().unwrap();
+    assert_eq!(spans.len(), 1, "{p}");
+    let at = |r: &Value| {
+        r.as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_u64().unwrap() as usize)
+            .collect::<Vec<_>>()
+    };
+    let start = ZH_OWN[0].chars().count();
+    assert_eq!(
+        at(&spans[0]["submission"]),
+        [start, start + translated.chars().count()]
+    );
+    let source: String = EN_SOURCE.chars().skip(at(&spans[0]["source"])[0]).collect();
+    assert!(
+        source.starts_with("If you want to be a good maintainer"),
+        "{source}"
+    );
+    // The sentence's characters count, as translation.
+    assert_eq!(doc["copied_chars"], translated.chars().count(), "{doc}");
+    let (ratio, by_translation) = (
+        doc["total_ratio"].as_f64().unwrap(),
+        doc["translated_ratio"].as_f64().unwrap(),
+    );
+    assert!(
+        ratio > 0.2 && ratio < 0.45 && (ratio - by_translation).abs() < 1e-9,
+        "{doc}"
+    );
+    // The writer's own sentences alone: nothing.
+    let own = s.write("own.txt", format!("{}\n", ZH_OWN.concat()));
+    let report = s.check_json(&own);
+    assert_eq!(report["documents"][0]["copied_chars"], 0, "{report}");
 }

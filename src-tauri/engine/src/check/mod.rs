@@ -109,6 +109,10 @@ pub struct Match {
     /// A translation (Chinese ↔ English): the spans are the aligned sentences and the similarity the
     /// share of the paragraph in them.
     pub cross_language: bool,
+    /// A translation under the translation threshold (a few translated sentences in the writer's own
+    /// paragraph): its sentences count in the figures, as copied passages under the threshold do, and it
+    /// flags nothing, whatever the report's threshold.
+    pub below_own_threshold: bool,
 }
 
 impl Match {
@@ -441,6 +445,7 @@ impl<'a> Checker<'a> {
                         hamming: hamming(print, c.simhash),
                         extent: verdict.extent,
                         cross_language: false,
+                        below_own_threshold: false,
                     })
                     .collect();
                 sort_matches(&mut matches);
@@ -561,6 +566,7 @@ impl Checker<'_> {
                             hamming: hamming(print, index.simhash(slot)),
                             extent: Extent::WholeParagraph,
                             cross_language: false,
+                            below_own_threshold: false,
                         })
                     })
                     .collect();

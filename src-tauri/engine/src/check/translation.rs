@@ -27,6 +27,7 @@ use super::{
 use crate::crosslang::{self, Language, Sentence};
 use crate::error::Result;
 use crate::fingerprint::{hamming, Fingerprinter};
+use crate::library::shortlist::Shortlisted;
 use crate::library::Sources;
 use crate::text::normalize;
 
@@ -40,8 +41,21 @@ pub const LOOKUPS: usize = 32;
 pub const MIN_SHARED: u32 = 3;
 /// Candidates verified per paragraph.
 pub const CANDIDATES: usize = 4;
+/// Candidates verified per sentence of a paragraph of several sentences (beyond the paragraph's).
+pub const SENTENCE_CANDIDATES: usize = 2;
+/// Concept keys such a sentence's candidate must share (a library paragraph stores only its most
+/// specific concepts, so a sentence meets few of them).
+pub const SENTENCE_MIN_SHARED: u32 = 2;
 /// A paragraph copied at least this much in its own language is not searched across languages.
 pub const SAME_LANGUAGE_ENOUGH: f64 = 0.5;
+
+/// A searched submission paragraph as read: its sentences of its language, its concept keys tagged
+/// with the other language, and each sentence's (when it has several sentences).
+struct Read {
+    sentences: Vec<Sentence>,
+    keys: Vec<u32>,
+    sentence_keys: Vec<Vec<u32>>,
+}
 
 /// A submission paragraph prepared for the pass: its sentences of its language and shortlisted
 /// library paragraphs.
@@ -72,8 +86,10 @@ pub(super) fn add_translations(
     }
     let lexicon = fingerprinter.lexicon();
     let tokenizer = fingerprinter.tokenizer();
-    // Each searched paragraph's sentences and the concept keys of the other language.
-    let read: Vec<Option<(Vec<Sentence>, Vec<u32>)>> = results
+    // Each searched paragraph's sentences and the concept keys of the other language: the
+    // paragraph's, and each of its sentences' when it has several (one translated sentence in a
+    // writer's own paragraph shares too few concepts with its source for the paragraph's question).
+    let read: Vec<Option<Read>> = results
         .par_iter()
         .map(|r| {
             let best = r.matches.first().map_or(0.0, |m| m.similarity);
@@ -95,39 +111,73 @@ pub(super) fn add_translations(
                 return None;
             }
             let keys = crosslang::index_keys(other, &read.concepts);
-            let sentences: Vec<Sentence> = read
+            let (sentences, ranges): (Vec<Sentence>, Vec<_>) = read
                 .sentences
                 .into_iter()
-                .filter(|s| s.language == read.language)
-                .collect();
-            (!sentences.is_empty()).then_some((sentences, keys))
+                .zip(read.sentence_concepts)
+                .filter(|(s, _)| s.language == read.language)
+                .unzip();
+            let sentence_keys = if sentences.len() >= 2 {
+                ranges
+                    .into_iter()
+                    .map(|range| crosslang::index_keys(other, &read.concepts[range]))
+                    .filter(|keys| keys.len() > SENTENCE_MIN_SHARED as usize)
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            (!sentences.is_empty()).then_some(Read {
+                sentences,
+                keys,
+                sentence_keys,
+            })
         })
         .collect();
-    // One shortlist question for all the searched paragraphs.
-    let queries: Vec<KeyQuery<'_>> = read
+    // Two shortlist questions for all the searched paragraphs: their own keys, their sentences'.
+    let paragraph_queries: Vec<KeyQuery<'_>> = read
         .iter()
         .flatten()
-        .map(|(_, keys)| KeyQuery {
-            keys,
+        .map(|r| KeyQuery {
+            keys: &r.keys,
             min_shared: MIN_SHARED,
         })
         .collect();
+    let sentence_queries: Vec<KeyQuery<'_>> = read
+        .iter()
+        .flatten()
+        .flat_map(|r| r.sentence_keys.iter())
+        .map(|keys| KeyQuery {
+            keys,
+            min_shared: SENTENCE_MIN_SHARED,
+        })
+        .collect();
     let mut lists = shortlist
-        .shortlist_rare_each(&queries, LOOKUPS, CANDIDATES, exclude)?
+        .shortlist_rare_each(&paragraph_queries, LOOKUPS, CANDIDATES, exclude)?
         .into_iter();
+    let mut sentence_lists = shortlist
+        .shortlist_rare_each(&sentence_queries, LOOKUPS, SENTENCE_CANDIDATES, exclude)?
+        .into_iter();
+    // A list's candidates sharing at least half as many keys as its best.
+    let near_best = |list: Shortlisted| {
+        let best = list.first().map_or(0, |c| c.1);
+        list.into_iter()
+            .take_while(move |&(_, shared)| shared * 2 >= best)
+            .map(|(c, _)| c)
+    };
     let prepared: Vec<Option<Prepared>> = read
         .into_iter()
         .map(|r| {
-            let (sentences, _) = r?;
-            let list = lists.next()?;
-            let best = list.first().map_or(0, |c| c.1);
-            let candidates: Vec<Candidate> = list
-                .into_iter()
-                .take_while(|&(_, shared)| shared * 2 >= best)
-                .map(|(c, _)| c)
-                .collect();
+            let r = r?;
+            let mut candidates: Vec<Candidate> = near_best(lists.next()?).collect();
+            for _ in &r.sentence_keys {
+                for c in near_best(sentence_lists.next()?) {
+                    if !candidates.iter().any(|k| k.paragraph_id == c.paragraph_id) {
+                        candidates.push(c);
+                    }
+                }
+            }
             (!candidates.is_empty()).then_some(Prepared {
-                sentences,
+                sentences: r.sentences,
                 candidates,
             })
         })
@@ -153,13 +203,13 @@ pub(super) fn add_translations(
                 let Some((src, src_sentences)) = sources.get(&c.paragraph_id) else {
                     continue;
                 };
-                // A (mixed-language) library paragraph already found in the same language.
-                if r.matches
+                // A (mixed-language) library paragraph already found in the same language (the
+                // commands and names a translation keeps): the translation replaces that match when
+                // it reaches the threshold and covers more.
+                let same = r
+                    .matches
                     .iter()
-                    .any(|m| m.source.paragraph_id == src.paragraph_id)
-                {
-                    continue;
-                }
+                    .position(|m| m.source.paragraph_id == src.paragraph_id);
                 let (pairs, _) = crosslang::translation(&p.sentences, src_sentences);
                 let spans: Vec<SpanPair> = pairs
                     .iter()
@@ -171,8 +221,14 @@ pub(super) fn add_translations(
                 // The share of the whole paragraph, as for a same-language copy.
                 let ranges: Vec<[usize; 2]> = spans.iter().map(|s| s.submission).collect();
                 let share = covered_share(&r.text, &ranges);
-                if spans.is_empty() || share < threshold {
+                if spans.is_empty() {
                     continue;
+                }
+                if let Some(i) = same {
+                    if share < threshold || share <= r.matches[i].similarity {
+                        continue;
+                    }
+                    r.matches.remove(i);
                 }
                 let print = *print.get_or_insert_with(|| fingerprinter.simhash(&r.text));
                 r.matches.push(Match {
@@ -181,6 +237,7 @@ pub(super) fn add_translations(
                     hamming: hamming(print, c.simhash),
                     extent: Extent::Spans(spans),
                     cross_language: true,
+                    below_own_threshold: share < threshold,
                 });
             }
             super::sort_matches(&mut r.matches);

@@ -222,16 +222,19 @@ pub struct Analysis {
     pub sentences: Vec<Sentence>,
     /// The concepts the paragraph is indexed by ([`push_index_concepts`] of every word).
     pub concepts: Vec<u64>,
+    /// Each sentence's part of [`Self::concepts`].
+    pub sentence_concepts: Vec<std::ops::Range<usize>>,
 }
 
 /// Read a paragraph (see [`Analysis`]).
 pub fn analyse(tokenizer: &Tokenizer, lexicon: &Lexicon, paragraph: &str) -> Analysis {
-    let mut concepts = Vec::new();
-    let sentences = sentences_with(tokenizer, lexicon, paragraph, Some(&mut concepts));
+    let mut indexed = (Vec::new(), Vec::new());
+    let sentences = sentences_with(tokenizer, lexicon, paragraph, Some(&mut indexed));
     Analysis {
         language: language_of(&normalize(paragraph)),
         sentences,
-        concepts,
+        concepts: indexed.0,
+        sentence_concepts: indexed.1,
     }
 }
 
@@ -240,12 +243,14 @@ pub fn sentences(tokenizer: &Tokenizer, lexicon: &Lexicon, paragraph: &str) -> V
     sentences_with(tokenizer, lexicon, paragraph, None)
 }
 
-/// [`sentences`], also collecting the words' indexed concepts into `indexed`.
+/// [`sentences`], also collecting the words' indexed concepts into `indexed.0` and each sentence's range
+/// of them into `indexed.1`.
+#[allow(clippy::type_complexity)]
 fn sentences_with(
     tokenizer: &Tokenizer,
     lexicon: &Lexicon,
     paragraph: &str,
-    mut indexed: Option<&mut Vec<u64>>,
+    mut indexed: Option<&mut (Vec<u64>, Vec<std::ops::Range<usize>>)>,
 ) -> Vec<Sentence> {
     let chars: Vec<char> = paragraph.chars().collect();
     split(paragraph)
@@ -258,13 +263,14 @@ fn sentences_with(
             let (latin, numbers) = latin_tokens(&normalized);
             let han = normalized.chars().filter(|&c| is_ideograph(c)).count() as u32;
             let ascii = normalized.bytes().filter(u8::is_ascii_alphanumeric).count() as u32;
+            let first = indexed.as_deref().map_or(0, |i| i.0.len());
             tokenizer.for_each_normalized_word(&normalized, |w| {
                 if tokenizer.is_stop_word(w) {
                     return;
                 }
                 let hash = word_hash(w);
                 if let Some(out) = indexed.as_deref_mut() {
-                    push_index_concepts_hashed(lexicon, w, hash, out);
+                    push_index_concepts_hashed(lexicon, w, hash, &mut out.0);
                 }
                 let before = keys.len();
                 push_word_concepts(lexicon, w, hash, &mut keys);
@@ -274,6 +280,10 @@ fn sentences_with(
             });
             if ends.is_empty() {
                 return None;
+            }
+            if let Some(out) = indexed.as_deref_mut() {
+                let last = out.0.len();
+                out.1.push(first..last);
             }
             let mut concepts = keys.clone();
             concepts.sort_unstable();

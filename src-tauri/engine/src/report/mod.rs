@@ -460,7 +460,7 @@ fn document(
             p.matches.iter().partition(|m| m.source.is_template());
         let (kept, below): (Vec<&Match>, Vec<&Match>) = found
             .into_iter()
-            .partition(|m| m.similarity >= threshold - 1e-9);
+            .partition(|m| !m.below_own_threshold && m.similarity >= threshold - 1e-9);
         let below: Vec<&Match> = below
             .into_iter()
             .chain(templates.iter().copied())
@@ -715,6 +715,7 @@ mod tests {
                     .collect(),
             ),
             cross_language: false,
+            below_own_threshold: false,
         }
     }
 
