@@ -242,8 +242,8 @@ struct SetFigures {
     /// Documents of partial translations: the mean absolute difference of their copy ratio from the
     /// truth's.
     partial_ratio_error: f64,
-    /// Characters counted in same-topic paragraphs through translations.
-    same_topic_translated_chars: u64,
+    /// Same-topic paragraphs with a translated passage counted (under the threshold).
+    same_topic_with_translated_passages: usize,
 }
 
 /// Check every query of `tests/fixtures/<set>` against a library of its library files.
@@ -277,7 +277,7 @@ fn manual_set(set: &str) -> SetFigures {
         found: HashMap::new(),
         same_topic: (0, 0),
         partial_ratio_error: 0.0,
-        same_topic_translated_chars: 0,
+        same_topic_with_translated_passages: 0,
     };
     let mut partial_documents = 0;
     for doc in report["documents"].as_array().unwrap() {
@@ -327,7 +327,8 @@ fn manual_set(set: &str) -> SetFigures {
                     f.same_topic.1 += usize::from(by_translation);
                     for m in p["passages"].as_array().unwrap() {
                         if m["cross_language"] == true {
-                            f.same_topic_translated_chars += 1;
+                            f.same_topic_with_translated_passages += 1;
+                            break;
                         }
                     }
                 }
@@ -356,7 +357,7 @@ fn the_calibration_manual_set_finds_translations_and_calls_no_same_topic_text_a_
         f.same_topic.1 as f64 <= 0.005 * f.same_topic.0 as f64,
         "{f:?}"
     );
-    assert_eq!(f.same_topic_translated_chars, 0, "{f:?}");
+    assert_eq!(f.same_topic_with_translated_passages, 0, "{f:?}");
     assert!(f.partial_ratio_error <= 0.05, "{f:?}");
 }
 
@@ -418,4 +419,25 @@ fn a_translated_sentence_in_a_writers_own_paragraph_counts_as_a_passage() {
     let own = s.write("own.txt", format!("{}\n", ZH_OWN.concat()));
     let report = s.check_json(&own);
     assert_eq!(report["documents"][0]["copied_chars"], 0, "{report}");
+}
+
+/// The held-out set (installation-guide): made with the calibration set's generator from another manual
+/// and measured once the rules were settled, never tuned on. Its figures are the ones to expect on
+/// manuals nobody tuned to (docs/how-it-works.md, "Copies by translation"); the floors here hold them.
+#[test]
+fn the_held_out_manual_set_measures_what_the_documentation_says() {
+    let f = manual_set("translation-installation-guide");
+    println!("{f:?}");
+    let (n, found) = f.found["zh->en"];
+    assert_eq!(n, 110);
+    assert!(found >= 100, "{f:?}");
+    let (n, found) = f.found["en->zh"];
+    assert_eq!(n, 110);
+    assert!(found >= 90, "{f:?}");
+    assert_eq!(f.same_topic.0, 392, "{f:?}");
+    // 4 of 392 when measured (1.0 %, against the target 0.5 %), and 17 with a translated passage
+    // counted under the threshold: what the documentation reports as not yet reached.
+    assert!(f.same_topic.1 <= 4, "{f:?}");
+    assert!(f.same_topic_with_translated_passages <= 17, "{f:?}");
+    assert!(f.partial_ratio_error <= 0.045, "{f:?}");
 }

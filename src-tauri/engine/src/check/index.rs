@@ -16,6 +16,10 @@ use crate::library::FlatPrints;
 
 pub use crate::library::shortlist::RARE_POSTINGS_BUDGET;
 
+/// Paragraphs of the cross-language shortlist's rarest keys looked up in its other keys (see
+/// [`Index::shortlist_rare`]).
+pub const PROBED: usize = 64;
+
 /// Position of a paragraph in the index.
 pub type Slot = u32;
 
@@ -214,10 +218,12 @@ impl Index {
         (self.len() / 100).max(1_000)
     }
 
-    /// A concept held by more paragraphs than this (0.5% of the library, at least 100) is too common to
-    /// say where a translation came from; the cross-language shortlist skips it.
+    /// A concept held by more paragraphs than this (2% of the library, at least 100) is too common to
+    /// say where a translation came from; the cross-language shortlist skips it (0.5% until the
+    /// second step of [`Self::shortlist_rare`]: more keys, 0.90 of a manual's translations found
+    /// at 100,000 paragraphs against 0.75).
     fn rare_limit(&self) -> usize {
-        (self.len() / 200).max(100)
+        (self.len() / 50).max(100)
     }
 
     /// The `n` paragraphs sharing the most shingle keys with `keys` (at least `min_shared`), most first,
@@ -274,10 +280,18 @@ impl Index {
     }
 
     /// The cross-language shortlist: the paragraphs holding the most of `keys` (concept keys of the
-    /// other language), looking up at most `lookups` of them, rarest first, and none held by more than
-    /// 0.5% of the library (at least 100), and no more keys once [`RARE_POSTINGS_BUDGET`] postings are
-    /// read; at least `min_shared`, most first, at most `n`, ties by slot; paragraphs of document
-    /// `exclude` left out.
+    /// other language), looking up at most `lookups` of them, none held by more than 2% of the library
+    /// (at least 100, [`Self::rare_limit`]). In two steps, so that the cost stays bounded as posting lists grow with
+    /// the library:
+    ///
+    /// 1. The rarest keys' postings are read while at most [`RARE_POSTINGS_BUDGET`] are (at least the
+    ///    rarest key's): each paragraph in them is counted, and the [`PROBED`] that hold the most go on.
+    /// 2. Each of those is looked up in the other keys' posting lists (sorted by slot: a binary search
+    ///    each), so that its count is over every key looked up.
+    ///
+    /// At least `min_shared`, most first, at most `n`, ties by slot; paragraphs of document `exclude`
+    /// left out. A paragraph holding none of the rarest keys within the budget is not found: a
+    /// translation's source holds its rare terms.
     pub fn shortlist_rare(
         &self,
         keys: &[u32],
@@ -294,7 +308,10 @@ impl Index {
             .collect();
         lists.sort_by_key(|p| p.len());
         lists.truncate(lookups);
-        // Rarest first, within a budget of postings read.
+        if lists.len() < min_shared as usize {
+            return Vec::new();
+        }
+        // Rarest first, within a budget of postings read (the rarest list always).
         let mut read = 0;
         let within = lists
             .iter()
@@ -302,19 +319,52 @@ impl Index {
                 read += l.len();
                 read <= RARE_POSTINGS_BUDGET
             })
-            .count();
-        if within < min_shared as usize {
-            // Too few keys within the budget for any paragraph to share enough of them.
-            return Vec::new();
+            .count()
+            .max(1);
+        let (rare, others) = lists.split_at(within);
+        let mut counts = self.count(rare);
+        if !others.is_empty() {
+            if counts.len() > PROBED {
+                counts.select_nth_unstable_by(PROBED - 1, |a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+                counts.truncate(PROBED);
+            }
+            for (slot, shared) in &mut counts {
+                *shared += others
+                    .iter()
+                    .filter(|l| l.binary_search(slot).is_ok())
+                    .count() as u32;
+            }
         }
-        lists.truncate(within);
-        // Count by sorting: each key's slots are distinct, so a run of one slot is its shared keys.
-        let mut all: Vec<Slot> = lists.iter().flat_map(|l| l.iter().copied()).collect();
-        all.sort_unstable();
-        let counts = all
-            .chunk_by(|a, b| a == b)
-            .map(|run| (run[0], run.len() as u32));
-        self.most_shared(counts, min_shared, n, exclude)
+        self.most_shared(counts.into_iter(), min_shared, n, exclude)
+    }
+
+    /// How many of `lists` hold each paragraph that one of them holds, in a per-thread counter per slot
+    /// (each list's slots are distinct): a pass over the postings, no sorting.
+    fn count(&self, lists: &[&[Slot]]) -> Vec<(Slot, u32)> {
+        thread_local! {
+            static COUNTERS: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+        }
+        COUNTERS.with(|counters| {
+            let mut c = counters.borrow_mut();
+            if c.len() < self.len() {
+                c.resize(self.len(), 0);
+            }
+            let mut touched: Vec<Slot> = Vec::new();
+            for &slot in lists.iter().flat_map(|l| l.iter()) {
+                let e = &mut c[slot as usize];
+                if *e == 0 {
+                    touched.push(slot);
+                }
+                *e = e.saturating_add(1);
+            }
+            touched
+                .into_iter()
+                .map(|slot| {
+                    let shared = std::mem::take(&mut c[slot as usize]);
+                    (slot, u32::from(shared))
+                })
+                .collect()
+        })
     }
 
     /// The `n` paragraphs with the smallest Hamming distance to `fingerprint`, nearest first, ties by slot;

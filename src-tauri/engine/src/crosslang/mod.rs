@@ -50,7 +50,7 @@ pub const MAX_STORED_CONCEPTS: usize = 32;
 /// The bit every concept key has (shingle keys never do).
 pub const CONCEPT_BIT: u32 = 0x8000_0000;
 /// The bit of a concept key of a Chinese paragraph.
-const CHINESE_BIT: u32 = 0x4000_0000;
+pub const CHINESE_BIT: u32 = 0x4000_0000;
 
 /// The share of each sentence's words the other must cover for two sentences to be a translation pair.
 pub const SENTENCE_COVER: f64 = 0.5;

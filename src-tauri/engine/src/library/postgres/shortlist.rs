@@ -190,9 +190,11 @@ impl Shortlist for PgLibrary {
     ) -> Result<Vec<Shortlisted>> {
         let budget = crate::library::shortlist::RARE_POSTINGS_BUDGET;
         self.read_split(|c, mut helper| {
-            // A concept in more than 0.5% of the paragraphs (at least 100) is skipped; one held by
-            // more than the budget is never read either (it would pass the budget alone).
-            let limit = (paragraph_count(c)? / 200).max(100).min(budget as i64 + 1);
+            // A concept in more than 2% of the paragraphs (at least 100) is skipped; one held by
+            // more than the budget is never read either (it would pass the budget alone). Unlike the
+            // in-memory index, paragraphs are counted over the keys read only (no second step that
+            // looks the best of them up in the other keys' postings).
+            let limit = (paragraph_count(c)? / 50).max(100).min(budget as i64 + 1);
             // Each paragraph reads only its rarest keys, so the keys' counters are read first and the
             // postings fetched only of the keys some paragraph reads.
             let held = concept_counts(c, helper.as_deref_mut(), queries, limit)?;
