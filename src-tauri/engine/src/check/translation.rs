@@ -3,19 +3,25 @@
 //!
 //! 1. The paragraph's concepts (`crosslang`) are tagged with the other language and looked up in the
 //!    index, at most [`LOOKUPS`] of them, rarest first (a rare concept, such as a name, a command or a
-//!    term, says most about where a passage came from).
-//! 2. A library paragraph holding at least [`MIN_SHARED`] of them (and at least half as many as the
-//!    best) is verified, at most [`CANDIDATES`] per paragraph: both are split into sentences, each
-//!    submission sentence is paired with the source sentence it translates (`crosslang::translation`),
-//!    and the share of the paragraph's non-whitespace characters in such sentences is the match's
-//!    similarity (as a same-language copy's is the share in copied passages).
+//!    term, says most about where a passage came from; `check::Index::shortlist_rare`). A paragraph of
+//!    several sentences also looks up each sentence's concepts: one translated sentence in a writer's
+//!    own paragraph shares too few concepts with its source for the paragraph's question.
+//! 2. A library paragraph holding at least [`MIN_SHARED`] of the paragraph's concepts (at least
+//!    [`SENTENCE_MIN_SHARED`] of a sentence's), and at least half as many as the best, is verified: at
+//!    most [`CANDIDATES`] per paragraph and [`SENTENCE_CANDIDATES`] per sentence. Both are split into
+//!    sentences and aligned in order (`crosslang::translation`); the share of the paragraph's
+//!    non-whitespace characters in paired sentences is the match's similarity (as a same-language
+//!    copy's is the share in copied passages).
 //! 3. A match at or above the translation threshold ([`TRANSLATION_THRESHOLD`] by default, its own:
-//!    same-topic paragraphs of one manual share much vocabulary) is kept, marked `cross_language`, its
-//!    spans the aligned sentences.
+//!    same-topic paragraphs of one manual share much vocabulary) flags the paragraph, marked
+//!    `cross_language`, its spans the aligned sentences. Under it, the match is kept
+//!    `below_own_threshold`: its sentences count as passages, it flags nothing.
 //!
 //! A paragraph already found copied in its own language (at least [`SAME_LANGUAGE_ENOUGH`] of it) is
 //! not searched (it is flagged already, and the search is the larger part of a check's time), nor one
-//! whose other language the library does not hold.
+//! whose other language the library does not hold. A library paragraph already found in the same
+//! language (a mixed-language paragraph, for the commands a translation keeps) is replaced by its
+//! translation when that reaches the threshold and covers more.
 
 use std::sync::Arc;
 
@@ -46,6 +52,9 @@ pub const SENTENCE_CANDIDATES: usize = 2;
 /// Concept keys such a sentence's candidate must share (a library paragraph stores only its most
 /// specific concepts, so a sentence meets few of them).
 pub const SENTENCE_MIN_SHARED: u32 = 2;
+/// The score a sentence pair of a translation under the threshold must reach to count (see
+/// `crosslang::pair_score`; pairs of a match at or above the threshold need `crosslang::SENTENCE_COVER`).
+pub const PARTIAL_COVER: f64 = 0.55;
 /// A paragraph copied at least this much in its own language is not searched across languages.
 pub const SAME_LANGUAGE_ENOUGH: f64 = 0.5;
 
@@ -210,7 +219,25 @@ pub(super) fn add_translations(
                     .matches
                     .iter()
                     .position(|m| m.source.paragraph_id == src.paragraph_id);
-                let (pairs, _) = crosslang::translation(&p.sentences, src_sentences);
+                let (mut pairs, _) = crosslang::translation(&p.sentences, src_sentences);
+                // The share of the whole paragraph, as for a same-language copy.
+                let share_of = |pairs: &[crosslang::SentencePair]| {
+                    let ranges: Vec<[usize; 2]> = pairs
+                        .iter()
+                        .map(|p| [p.submission.0, p.submission.1])
+                        .collect();
+                    covered_share(&r.text, &ranges)
+                };
+                let mut share = share_of(&pairs);
+                if share < threshold {
+                    // Under the threshold only the surest pairs count (one same-topic sentence pair
+                    // reaches the pairing score more often than a whole paragraph of them).
+                    pairs.retain(|p| p.score >= PARTIAL_COVER);
+                    share = share_of(&pairs);
+                }
+                if pairs.is_empty() {
+                    continue;
+                }
                 let spans: Vec<SpanPair> = pairs
                     .iter()
                     .map(|p| SpanPair {
@@ -218,12 +245,6 @@ pub(super) fn add_translations(
                         source: [p.source.0, p.source.1],
                     })
                     .collect();
-                // The share of the whole paragraph, as for a same-language copy.
-                let ranges: Vec<[usize; 2]> = spans.iter().map(|s| s.submission).collect();
-                let share = covered_share(&r.text, &ranges);
-                if spans.is_empty() {
-                    continue;
-                }
                 if let Some(i) = same {
                     if share < threshold || share <= r.matches[i].similarity {
                         continue;

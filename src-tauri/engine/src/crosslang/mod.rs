@@ -436,6 +436,8 @@ pub fn cover(a: &Sentence, b: &Sentence) -> f64 {
 pub struct PairFeatures {
     /// The smaller of the two sentences' [`cover`] of each other.
     pub cover: f64,
+    /// The smaller of the numbers of words each sentence has covered by the other.
+    pub matched: u32,
     /// Anchors: the Chinese sentence's Latin tokens and numbers, and the English sentence's numbers
     /// the Chinese one lacks; and how many of the Chinese sentence's the English one keeps.
     pub anchors: u32,
@@ -465,8 +467,16 @@ pub fn features(a: &Sentence, b: &Sentence) -> PairFeatures {
         .filter(|h| zh.latin.binary_search(h).is_err())
         .count();
     let predicted = f64::from(zh.han) * LETTERS_PER_HAN + f64::from(zh.ascii);
+    let covered = |x: &Sentence, y: &Sentence| {
+        (0..x.words())
+            .filter(|&i| x.word(i).iter().any(|&k| y.has(k)))
+            .count()
+    };
+    let (ca, cb) = (covered(a, b), covered(b, a));
+    let share = |c: usize, s: &Sentence| c as f64 / s.words().max(1) as f64;
     PairFeatures {
-        cover: cover(a, b).min(cover(b, a)),
+        cover: share(ca, a).min(share(cb, b)),
+        matched: ca.min(cb) as u32,
         anchors: (zh.latin.len() + unmatched_numbers) as u32,
         anchors_kept: kept as u32,
         length_ratio: f64::from(en.ascii) / predicted.max(1.0),
@@ -475,15 +485,20 @@ pub fn features(a: &Sentence, b: &Sentence) -> PairFeatures {
 
 /// How well two sentences of different languages translate each other, 0 to 1: their [`cover`], scaled
 /// by the share of anchors kept (`(kept + 1) / (anchors + 1)`: a translation keeps commands, names and
-/// numbers), and 0 when their lengths are out of proportion (the English sentence's letters
-/// more than [`LENGTH_BAND`]× or less than 1/[`LENGTH_BAND`] of what the Chinese one predicts).
+/// numbers), and 0 when fewer than [`MIN_MATCHED`] words of either are covered or their lengths are out
+/// of proportion (the English sentence's letters more than [`LENGTH_BAND`]× or less than
+/// 1/[`LENGTH_BAND`] of what the Chinese one predicts).
 pub fn pair_score(a: &Sentence, b: &Sentence) -> f64 {
     let f = features(a, b);
-    if !(1.0 / LENGTH_BAND..=LENGTH_BAND).contains(&f.length_ratio) {
+    if !(1.0 / LENGTH_BAND..=LENGTH_BAND).contains(&f.length_ratio) || f.matched < MIN_MATCHED {
         return 0.0;
     }
     f.cover * f64::from(f.anchors_kept + 1) / f64::from(f.anchors + 1)
 }
+
+/// Words of each sentence a pair must have covered by the other (see [`pair_score`]): half of a
+/// four-word sentence is two words, which same-topic sentences share by chance.
+pub const MIN_MATCHED: u32 = 3;
 
 /// How far out of proportion the lengths of a sentence and its translation may be (see [`pair_score`]).
 pub const LENGTH_BAND: f64 = 2.2;
