@@ -559,6 +559,10 @@ pub fn translation(submission: &[Sentence], source: &[Sentence]) -> (Vec<Sentenc
         .filter(|s| s.language == language)
         .collect();
     let src: Vec<&Sentence> = source.iter().filter(|t| t.language != language).collect();
+    // Two very long paragraphs (a hostile file's) are not aligned: their pairs would not fit in memory.
+    if sub.len().saturating_mul(src.len()) > MAX_ALIGNED_PAIRS {
+        return (Vec::new(), 0.0);
+    }
     let (n, m) = (sub.len(), src.len());
     let len = |s: &Sentence| (s.end - s.start) as f64;
     let one: Vec<Vec<f64>> = sub
@@ -670,6 +674,11 @@ pub fn translation(submission: &[Sentence], source: &[Sentence]) -> (Vec<Sentenc
     };
     (pairs, share)
 }
+
+/// Sentence pairs (submission sentences × source sentences) beyond which two paragraphs are not
+/// aligned (see [`translation`]): 1,000 sentences against 1,000, 32 MB of alignment table. Paragraphs
+/// of real documents hold tens of sentences.
+pub const MAX_ALIGNED_PAIRS: usize = 1_000_000;
 
 /// The score a sentence pair out of order must reach (see [`translation`]).
 pub const REORDERED_COVER: f64 = 0.65;

@@ -252,3 +252,19 @@ fn a_library_paragraph_stores_its_most_specific_concepts() {
         index_keys(Language::English, &short.concepts)
     );
 }
+
+/// Two paragraphs of more sentences than the alignment takes (a hostile file's) give no pairs, at once,
+/// instead of a table of millions of cells; one sentence fewer on a side is aligned.
+#[test]
+fn paragraphs_too_long_to_align_give_nothing() {
+    let lex = Lexicon::embedded();
+    let zh = sentences(tok(), lex, ZH);
+    let en = sentences(tok(), lex, EN);
+    let many =
+        |s: &[Sentence], n: usize| -> Vec<Sentence> { s.iter().cycle().take(n).cloned().collect() };
+    let (sub, src) = (many(&zh, 1001), many(&en, 1000));
+    assert!(sub.len() * src.len() > MAX_ALIGNED_PAIRS);
+    assert_eq!(translation(&sub, &src), (Vec::new(), 0.0));
+    let (pairs, share) = translation(&many(&zh, 30), &many(&en, 30));
+    assert!(!pairs.is_empty() && share > 0.5, "{share}");
+}
