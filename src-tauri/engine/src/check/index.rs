@@ -281,7 +281,7 @@ impl Index {
 
     /// The cross-language shortlist: the paragraphs holding the most of `keys` (concept keys of the
     /// other language), looking up at most `lookups` of them, none held by more than 2% of the library
-    /// (at least 100, [`Self::rare_limit`]). In two steps, so that the cost stays bounded as posting lists grow with
+    /// (at least 100, `rare_limit`). In two steps, so that the cost stays bounded as posting lists grow with
     /// the library:
     ///
     /// 1. The rarest keys' postings are read while at most [`RARE_POSTINGS_BUDGET`] are (at least the

@@ -420,21 +420,17 @@ pub fn split(paragraph: &str) -> Vec<(usize, usize)> {
     out
 }
 
-/// The share of `a`'s words that have a concept in `b`.
-pub fn cover(a: &Sentence, b: &Sentence) -> f64 {
-    if a.words() == 0 {
-        return 0.0;
-    }
-    let covered = (0..a.words())
+/// How many of `a`'s words have a concept in `b` (`a`'s words *covered* by `b`).
+pub fn covered_words(a: &Sentence, b: &Sentence) -> usize {
+    (0..a.words())
         .filter(|&i| a.word(i).iter().any(|&k| b.has(k)))
-        .count();
-    covered as f64 / a.words() as f64
+        .count()
 }
 
 /// What a sentence pair of two languages shares (see [`features`]).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct PairFeatures {
-    /// The smaller of the two sentences' [`cover`] of each other.
+    /// The smaller of the two sentences' shares of words covered by the other ([`covered_words`]).
     pub cover: f64,
     /// The smaller of the numbers of words each sentence has covered by the other.
     pub matched: u32,
@@ -467,12 +463,7 @@ pub fn features(a: &Sentence, b: &Sentence) -> PairFeatures {
         .filter(|h| zh.latin.binary_search(h).is_err())
         .count();
     let predicted = f64::from(zh.han) * LETTERS_PER_HAN + f64::from(zh.ascii);
-    let covered = |x: &Sentence, y: &Sentence| {
-        (0..x.words())
-            .filter(|&i| x.word(i).iter().any(|&k| y.has(k)))
-            .count()
-    };
-    let (ca, cb) = (covered(a, b), covered(b, a));
+    let (ca, cb) = (covered_words(a, b), covered_words(b, a));
     let share = |c: usize, s: &Sentence| c as f64 / s.words().max(1) as f64;
     PairFeatures {
         cover: share(ca, a).min(share(cb, b)),
@@ -483,7 +474,8 @@ pub fn features(a: &Sentence, b: &Sentence) -> PairFeatures {
     }
 }
 
-/// How well two sentences of different languages translate each other, 0 to 1: their [`cover`], scaled
+/// How well two sentences of different languages translate each other, 0 to 1: their cover (see
+/// [`PairFeatures::cover`]), scaled
 /// by the share of anchors kept (`(kept + 1) / (anchors + 1)`: a translation keeps commands, names and
 /// numbers), and 0 when fewer than [`MIN_MATCHED`] words of either are covered or their lengths are out
 /// of proportion (the English sentence's letters more than [`LENGTH_BAND`]× or less than
