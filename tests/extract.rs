@@ -570,8 +570,11 @@ fn cjk_spaces(text: &str) -> usize {
         .count()
 }
 
-/// A list item's text without the number a PDF draws before it (`1.`, `2. `).
+/// A list item's text without the number or bullet a PDF draws before it (`1.`, `2. `, `• `).
 fn without_item_number(text: &str) -> &str {
+    if let Some(rest) = text.strip_prefix('•') {
+        return rest.trim_start();
+    }
     let digits = text.chars().take_while(char::is_ascii_digit).count();
     match text[digits..].strip_prefix('.') {
         Some(rest) if digits > 0 => rest.trim_start(),
@@ -585,6 +588,17 @@ fn word_processor_documents_read_as_their_paragraphs_and_kinds() {
     for (name, files) in [
         ("thesis", &["thesis.docx", "thesis.pdf"][..]),
         ("prose", &["prose.pdf", "prose-owner-password.pdf"][..]),
+        // Left-aligned (ragged) Chinese with Latin words, no indent, no spacing; also with its
+        // cross-reference table broken.
+        ("ragged", &["ragged.pdf", "ragged-broken-xref.pdf"][..]),
+        ("english", &["english.pdf"][..]),
+        // Tables with and without rules, a caption, bulleted and numbered lists, centred paragraphs,
+        // from LibreOffice and from Chromium (bullets drawn as discs, cells close together).
+        (
+            "structures",
+            &["structures.pdf", "structures-chromium.pdf"][..],
+        ),
+        ("columns", &["columns.pdf"][..]),
     ] {
         let expected = expected_paragraphs(&format!("layouts/{name}.json"));
         for file in files {

@@ -93,6 +93,50 @@ pub(super) struct PageText {
     pub chars: usize,
     /// Images painted (image XObjects and inline images).
     pub images: usize,
+    /// Painted paths (each subpath's box, at most [`MAX_SHAPES`] a page): table rules and bullets drawn
+    /// as shapes.
+    pub shapes: Vec<Shape>,
+}
+
+/// Shapes kept per page beyond this are not recorded (a drawing, not a table's rules).
+pub(super) const MAX_SHAPES: usize = 4096;
+
+/// The box of one painted subpath, in upright page coordinates.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct Shape {
+    pub x0: f64,
+    pub y0: f64,
+    pub x1: f64,
+    pub y1: f64,
+    /// Filled (`f`, `B` …) rather than only stroked.
+    pub filled: bool,
+}
+
+impl Shape {
+    fn at(x: f64, y: f64) -> Shape {
+        Shape {
+            x0: x,
+            y0: y,
+            x1: x,
+            y1: y,
+            filled: false,
+        }
+    }
+
+    fn extend(&mut self, (x, y): (f64, f64)) {
+        self.x0 = self.x0.min(x);
+        self.x1 = self.x1.max(x);
+        self.y0 = self.y0.min(y);
+        self.y1 = self.y1.max(y);
+    }
+
+    pub fn width(&self) -> f64 {
+        self.x1 - self.x0
+    }
+
+    pub fn height(&self) -> f64 {
+        self.y1 - self.y0
+    }
 }
 
 impl PageText {
@@ -422,6 +466,8 @@ impl<'d> Interp<'_, 'd> {
         let mut stack: Vec<GState> = Vec::new();
         let mut tm = Matrix::IDENTITY;
         let mut tlm = Matrix::IDENTITY;
+        // The subpaths of the path being built, boxed in page coordinates.
+        let mut path: Vec<Shape> = Vec::new();
         for op in Content::decode_iter(content) {
             // A syntax error ends the stream; what came before it is kept.
             let Ok(op) = op else {
@@ -530,6 +576,45 @@ impl<'d> Interp<'_, 'd> {
                     if let Some(name) = args.first().and_then(|o| o.as_name().ok()) {
                         self.draw_xobject(resources, name, &gs, depth)?;
                     }
+                }
+                "m" | "l" | "c" | "v" | "y" | "re" => {
+                    let values: Vec<f64> =
+                        args.iter().filter_map(|a| number(doc, Some(a))).collect();
+                    let at = |x: f64, y: f64| {
+                        let (px, py) = gs.ctm.point(x, y);
+                        self.view.point(px, py)
+                    };
+                    let points: Vec<(f64, f64)> = if op.operator == "re" {
+                        match values[..] {
+                            [x, y, w, h] => {
+                                vec![at(x, y), at(x + w, y + h), at(x, y + h), at(x + w, y)]
+                            }
+                            _ => Vec::new(),
+                        }
+                    } else {
+                        values.chunks_exact(2).map(|p| at(p[0], p[1])).collect()
+                    };
+                    let new_subpath = matches!(op.operator.as_str(), "m" | "re") || path.is_empty();
+                    if let Some(&first) = points.first() {
+                        if new_subpath && path.len() < MAX_SHAPES {
+                            path.push(Shape::at(first.0, first.1));
+                        }
+                        if let Some(shape) = path.last_mut() {
+                            points.iter().for_each(|&p| shape.extend(p));
+                        }
+                    }
+                }
+                "n" => path.clear(),
+                "S" | "s" | "f" | "F" | "f*" | "B" | "B*" | "b" | "b*" => {
+                    let filled = !matches!(op.operator.as_str(), "S" | "s");
+                    let room = MAX_SHAPES.saturating_sub(self.out.shapes.len());
+                    let finite = |s: &Shape| [s.x0, s.y0, s.x1, s.y1].iter().all(|v| v.is_finite());
+                    self.out.shapes.extend(
+                        path.drain(..)
+                            .filter(finite)
+                            .take(room)
+                            .map(|s| Shape { filled, ..s }),
+                    );
                 }
                 "BI" => self.out.images += 1,
                 "BMC" | "BDC" if self.marked.len() < MAX_MARKED => {

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use super::content::{Glyph, PageText};
+use super::content::{Glyph, PageText, Shape};
 use super::{extract, glyphs, layout};
 use crate::{Block, BlockKind, ExtractError};
 
@@ -177,7 +177,12 @@ impl Printer {
 
     /// Print `text` on the baseline `y` from the left margin; returns where its last visible glyph ends.
     fn line(&mut self, y: f64, text: &str) -> f64 {
-        let (mut x, mut end) = (LEFT, LEFT);
+        self.line_at(LEFT, y, text)
+    }
+
+    /// Print `text` on the baseline `y` from `x`; returns where its last visible glyph ends.
+    fn line_at(&mut self, x: f64, y: f64, text: &str) -> f64 {
+        let (mut x, mut end) = (x, x);
         for c in text.chars() {
             let em = if glyphs::is_wide(c) {
                 1.0
@@ -206,9 +211,119 @@ impl Printer {
         end
     }
 
+    /// Paint a filled box (a rule, a bullet).
+    fn shape(&mut self, x0: f64, y0: f64, x1: f64, y1: f64) {
+        self.page.shapes.push(Shape {
+            x0,
+            y0,
+            x1,
+            y1,
+            filled: true,
+        });
+    }
+
     fn paragraphs(&self) -> Vec<String> {
         texts(&layout::paragraphs(&[layout::page_lines(&self.page)]))
     }
+
+    fn blocks(&self) -> Vec<Block> {
+        layout::paragraphs(&[layout::page_lines(&self.page)])
+    }
+}
+
+#[test]
+fn table_cells_apart_by_rules_or_by_aligned_columns() {
+    // Cells one font size apart: a rule between them makes two cells; without it they are one line.
+    let mut p = Printer::new();
+    p.line_at(LEFT, 700.0, "机器");
+    p.line_at(LEFT + 30.0, 700.0, "系统");
+    p.shape(LEFT + 24.5, 695.0, LEFT + 25.2, 712.0);
+    let blocks = p.blocks();
+    assert_eq!(texts(&blocks), ["机器", "系统"]);
+    assert!(blocks.iter().all(|b| b.kind == BlockKind::Table));
+    let mut p = Printer::new();
+    p.line_at(LEFT, 700.0, "机器");
+    p.line_at(LEFT + 30.0, 700.0, "系统");
+    assert_eq!(p.paragraphs().len(), 1);
+
+    // Without rules: three rows whose second column starts at the same place after a wide gap.
+    let mut p = Printer::new();
+    for (i, (a, b)) in [
+        ("Package", "Version"),
+        ("dpkg", "1.21.22"),
+        ("apt", "2.6.1"),
+    ]
+    .iter()
+    .enumerate()
+    {
+        let y = 700.0 - 14.0 * i as f64;
+        p.line_at(LEFT, y, a);
+        p.line_at(LEFT + 50.0, y, b);
+    }
+    assert_eq!(
+        p.paragraphs(),
+        ["Package", "Version", "dpkg", "1.21.22", "apt", "2.6.1"]
+    );
+    // Two rows agreeing are not enough: a stretched space in two lines of text is not a column.
+    let mut p = Printer::new();
+    p.line_at(LEFT, 700.0, "aligned by");
+    p.line_at(LEFT + 70.0, 700.0, "chance only here");
+    p.line_at(LEFT, 686.0, "and here too");
+    p.line_at(LEFT + 70.0, 686.0, "in the second line.");
+    assert_eq!(p.paragraphs().len(), 1, "{:?}", p.paragraphs());
+}
+
+#[test]
+fn a_bullet_drawn_as_a_shape_starts_a_list_item() {
+    let mut p = Printer::new();
+    p.line(700.0, "Before the list:");
+    for (i, item) in ["first item", "second item"].iter().enumerate() {
+        let y = 686.0 - 14.0 * i as f64;
+        p.line_at(LEFT + 15.0, y, item);
+        // A disc 4 pt wide at the middle of the line's lower-case letters.
+        p.shape(LEFT + 5.0, y + 1.5, LEFT + 9.0, y + 5.5);
+    }
+    let blocks = p.blocks();
+    assert_eq!(
+        texts(&blocks),
+        ["Before the list:", "• first item", "• second item"]
+    );
+}
+
+#[test]
+fn a_centred_paragraph_reads_as_one() {
+    // A justified body line sets the margins; below it, a paragraph broken greedily at the column's
+    // width and each line centred: the next line's first word would fit at a line's right, but not in
+    // the room on both its sides.
+    let mut p = Printer::new();
+    let body = "Body text fills the column from margin to margin.";
+    p.line(714.0, &format!("{body}{}", " x".repeat(27)));
+    let width = |t: &str| -> f64 { t.chars().map(|c| if c == ' ' { 2.5 } else { 5.0 }).sum() };
+    let column = 522.0 - LEFT;
+    let text = "Free software is a matter of liberty, not price. To understand the concept, you \
+                should think of free as in free speech, not as in free beer; the word refers to \
+                the freedom of the users to run, copy, distribute, study, change and improve it.";
+    let mut lines: Vec<String> = vec![String::new()];
+    for word in text.split(' ') {
+        let last = lines.last_mut().unwrap();
+        let candidate = if last.is_empty() {
+            word.to_string()
+        } else {
+            format!("{last} {word}")
+        };
+        if width(&candidate) <= column {
+            *last = candidate;
+        } else {
+            lines.push(word.to_string());
+        }
+    }
+    assert_eq!(lines.len(), 3);
+    for (i, line) in lines.iter().enumerate() {
+        let x = LEFT + (column - width(line)) / 2.0;
+        p.line_at(x, 690.0 - 14.0 * i as f64, line);
+    }
+    let got = p.paragraphs();
+    assert_eq!(got.get(1..), Some(&[text.to_string()][..]), "{got:#?}");
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! Placed glyphs to lines: glyphs on one baseline gathered, spaces drawn or judged from gaps, note
 //! marks dropped, lines put in reading order.
 
-use crate::pdf::content::{is_bad_char, Glyph, PageText};
+use crate::pdf::content::{is_bad_char, Glyph, PageText, Shape};
 use crate::pdf::glyphs::is_wide;
 
 /// Glyphs further apart than this many font sizes on one baseline belong to different lines (columns,
@@ -88,19 +88,22 @@ impl RawLine {
     }
 }
 
-/// Group a page's glyphs into lines.
+/// Group a page's glyphs into lines: a vertical rule between two glyphs (a table's) or a column of text
+/// starts (a table without rules) separates them.
 pub(crate) fn page_lines(page: &PageText) -> PageLines {
+    let rules = VerticalRules::of(&page.shapes);
+    let joins = |l: &RawLine, g: &Glyph| l.accepts(g) && !rules.between(l.x_end, g);
     let mut raw: Vec<RawLine> = Vec::new();
     let mut current: Option<usize> = None;
     for (index, g) in page.glyphs.iter().enumerate() {
         let blank = is_blank(page.glyph_text(g));
         let target = current
-            .filter(|&i| raw.get(i).is_some_and(|l| l.accepts(g)))
+            .filter(|&i| raw.get(i).is_some_and(|l| joins(l, g)))
             .or_else(|| {
                 let start = raw.len().saturating_sub(16);
                 (start..raw.len())
                     .rev()
-                    .find(|&i| raw.get(i).is_some_and(|l| l.accepts(g)))
+                    .find(|&i| raw.get(i).is_some_and(|l| joins(l, g)))
             });
         match target.and_then(|i| raw.get_mut(i).map(|l| (i, l))) {
             Some((i, line)) => {
@@ -120,12 +123,178 @@ pub(crate) fn page_lines(page: &PageText) -> PageLines {
             }
         }
     }
+    let raw = split_at_aligned_columns(page, raw);
     let mut lines: Vec<Line> = raw.iter().filter_map(|r| build_line(page, r)).collect();
+    mark_drawn_bullets(&mut lines, &page.shapes);
     fix_reading_order(&mut lines);
     PageLines {
         width: page.width,
         height: page.height,
         lines,
+    }
+}
+
+/// A page's vertical rules (thin painted boxes, at least a few points tall), by position.
+struct VerticalRules(Vec<Shape>);
+
+impl VerticalRules {
+    fn of(shapes: &[Shape]) -> VerticalRules {
+        let mut rules: Vec<Shape> = shapes
+            .iter()
+            .filter(|s| s.width() <= 2.0 && s.height() >= 4.0)
+            .copied()
+            .collect();
+        rules.sort_by(|a, b| a.x0.total_cmp(&b.x0));
+        VerticalRules(rules)
+    }
+
+    /// Whether a rule stands between `x_end` (where a line's glyphs end) and glyph `g`, across its baseline.
+    fn between(&self, x_end: f64, g: &Glyph) -> bool {
+        if self.0.is_empty() || g.x0 - x_end < 0.05 * g.size {
+            return false;
+        }
+        let from = self.0.partition_point(|r| r.x1 < x_end);
+        self.0
+            .get(from..)
+            .unwrap_or_default()
+            .iter()
+            .take_while(|r| r.x0 <= g.x0)
+            .any(|r| r.y0 <= g.y + 0.3 * g.size && r.y1 >= g.y)
+    }
+}
+
+/// A gap between two glyphs of a line this many font sizes wide may separate table columns.
+const COLUMN_GAP: f64 = 0.8;
+/// Lines in a row that must share a column start for a table without rules to be seen.
+const MIN_TABLE_ROWS: usize = 3;
+
+/// Split the lines of a table drawn without rules into its cells: where at least [`MIN_TABLE_ROWS`]
+/// consecutive lines each have a gap of [`COLUMN_GAP`] font sizes after which text starts at the same
+/// place, each line is cut there (as pdfminer and poppler cut text runs at wide gaps, but only where
+/// the rows agree, so that a justified line's stretched space is never taken for a column).
+fn split_at_aligned_columns(page: &PageText, raw: Vec<RawLine>) -> Vec<RawLine> {
+    // Per line: the x where text resumes after each wide gap, and the glyph index it resumes at.
+    let starts: Vec<Vec<(f64, usize)>> = raw
+        .iter()
+        .map(|line| {
+            let mut out = Vec::new();
+            let mut prev: Option<&Glyph> = None;
+            for (k, g) in line
+                .glyphs
+                .iter()
+                .filter_map(|&i| page.glyphs.get(i))
+                .enumerate()
+            {
+                if is_blank(page.glyph_text(g)) {
+                    continue;
+                }
+                if prev.is_some_and(|p| g.x0 - p.x1 >= COLUMN_GAP * g.size.max(p.size)) {
+                    out.push((g.x0, k));
+                }
+                prev = Some(g);
+            }
+            out
+        })
+        .collect();
+    let shares = |i: usize, x: f64| {
+        starts
+            .get(i)
+            .is_some_and(|s| s.iter().any(|&(sx, _)| (sx - x).abs() <= 1.0))
+    };
+    let mut cuts: Vec<Vec<f64>> = vec![Vec::new(); raw.len()];
+    for (i, line_starts) in starts.iter().enumerate() {
+        for &(x, _) in line_starts {
+            if cuts
+                .get(i)
+                .is_some_and(|c| c.iter().any(|&cx| (cx - x).abs() <= 1.0))
+            {
+                continue;
+            }
+            // A run of consecutive lines, one below the other, sharing the column start.
+            let mut end = i + 1;
+            while end < raw.len()
+                && shares(end, x)
+                && raw
+                    .get(end)
+                    .zip(raw.get(end - 1))
+                    .is_some_and(|(b, a)| b.y < a.y && a.y - b.y <= 3.0 * a.size.max(b.size))
+            {
+                end += 1;
+            }
+            if end - i >= MIN_TABLE_ROWS {
+                for row in cuts.iter_mut().take(end).skip(i) {
+                    row.push(x);
+                }
+            }
+        }
+    }
+    if cuts.iter().all(Vec::is_empty) {
+        return raw;
+    }
+    let mut out = Vec::with_capacity(raw.len());
+    for (line, row_cuts) in raw.into_iter().zip(cuts) {
+        if row_cuts.is_empty() {
+            out.push(line);
+            continue;
+        }
+        let mut piece: Option<RawLine> = None;
+        for &index in &line.glyphs {
+            let Some(g) = page.glyphs.get(index) else {
+                continue;
+            };
+            let cut = row_cuts.iter().any(|&x| (g.x0 - x).abs() <= 1.0);
+            match piece.as_mut() {
+                Some(p) if !cut => p.add(index, g, is_blank(page.glyph_text(g))),
+                _ => {
+                    out.extend(piece.take());
+                    piece = Some(RawLine {
+                        glyphs: vec![index],
+                        y: line.y,
+                        size: line.size,
+                        x_start: g.x0,
+                        x_end: g.x1,
+                    });
+                }
+            }
+        }
+        out.extend(piece);
+    }
+    out
+}
+
+/// Give a line the bullet a browser draws as a shape (a small filled disc or square just left of the
+/// line's first glyph, at its middle height) as the text `• `, as word processors write it.
+fn mark_drawn_bullets(lines: &mut [Line], shapes: &[Shape]) {
+    let bullets: Vec<&Shape> = shapes
+        .iter()
+        .filter(|s| s.filled && s.width() > 0.5 && s.height() > 0.5)
+        .filter(|s| (0.6..=1.6).contains(&(s.width() / s.height())))
+        .collect();
+    if bullets.is_empty() {
+        return;
+    }
+    for i in 0..lines.len() {
+        let Some(line) = lines.get(i) else { continue };
+        let size = line.size;
+        let found = bullets.iter().find(|s| {
+            let middle = (s.y0 + s.y1) / 2.0;
+            s.width() <= 0.6 * size
+                && s.width() >= 0.15 * size
+                && s.x1 < line.x0
+                && line.x0 - s.x1 <= 2.5 * size
+                && middle >= line.y
+                && middle <= line.y + 0.7 * size
+        });
+        let Some(bullet) = found else { continue };
+        let x0 = bullet.x0;
+        // Nothing else on the baseline between the bullet and the line.
+        let blocked = lines
+            .iter()
+            .any(|o| (o.y - line.y).abs() < 0.3 * size && o.x1 <= line.x0 && o.x1 > x0);
+        if let (false, Some(line)) = (blocked, lines.get_mut(i)) {
+            line.text.insert_str(0, "• ");
+            line.x0 = x0;
+        }
     }
 }
 

@@ -22,7 +22,8 @@ pub(super) struct Para {
 pub(crate) fn paragraphs(pages: &[PageLines]) -> Vec<Block> {
     let metrics = Metrics::measure(pages);
     let vocab = Vocabulary::build(pages, metrics.justified);
-    let right_of = |page: usize, line: usize| metrics.margins(page, line).1;
+    let margins_of = |page: usize, line: usize| metrics.margins(page, line);
+    let right_of = |page: usize, line: usize| margins_of(page, line).1;
     // How many lines open each page before the first paragraph break on it.
     let opening_lines: Vec<usize> = pages
         .iter()
@@ -31,7 +32,7 @@ pub(crate) fn paragraphs(pages: &[PageLines]) -> Vec<Block> {
             let mut count = 1;
             for (i, pair) in page.lines.windows(2).enumerate() {
                 let [a, b] = pair else { break };
-                if ends_within_page(&metrics, count, right_of(p, i), a, b) {
+                if ends_within_page(&metrics, count, margins_of(p, i), a, b) {
                     break;
                 }
                 count += 1;
@@ -59,9 +60,9 @@ pub(crate) fn paragraphs(pages: &[PageLines]) -> Vec<Block> {
             if line_index >= first_note {
                 let joint = match (prev_note, notes.last()) {
                     (Some(a), Some(para)) => {
-                        let right = right_of(page_index, line_index.saturating_sub(1));
-                        (!ends_within_page(&metrics, para.lines, right, a, line))
-                            .then(|| BreakSpace::between(&metrics, right, a, line))
+                        let margins = margins_of(page_index, line_index.saturating_sub(1));
+                        (!ends_within_page(&metrics, para.lines, margins, a, line))
+                            .then(|| BreakSpace::between(&metrics, margins.1, a, line))
                     }
                     _ => None,
                 };
@@ -72,14 +73,28 @@ pub(crate) fn paragraphs(pages: &[PageLines]) -> Vec<Block> {
                 prev_note = Some(line);
                 continue;
             }
+            // Beside the line before, on its baseline: both are table cells.
+            let beside = prev.is_some_and(|(prev_page, _, a)| {
+                prev_page == page_index
+                    && (line.y - a.y).abs() <= 0.5 * a.size.max(line.size)
+                    && line.x0 > a.x1
+            });
+            // A list item's marker set apart by a tab stop is not a cell of its own.
+            let after_marker = beside
+                && out
+                    .last()
+                    .is_some_and(|p| p.lines == 1 && is_marker(&p.text));
+            let beside = beside && !after_marker;
             let breaks = match (prev, out.last()) {
+                _ if beside => true,
+                _ if after_marker => false,
                 (Some((prev_page, prev_index, a)), Some(para))
                     if prev_page == page_index && line.y < a.y =>
                 {
                     ends_within_page(
                         &metrics,
                         para.lines,
-                        right_of(prev_page, prev_index),
+                        margins_of(prev_page, prev_index),
                         a,
                         line,
                     )
@@ -110,12 +125,6 @@ pub(crate) fn paragraphs(pages: &[PageLines]) -> Vec<Block> {
             if joint.is_none() {
                 out.append(&mut notes);
             }
-            // Beside the line before, on its baseline: both are table cells.
-            let beside = prev.is_some_and(|(prev_page, _, a)| {
-                prev_page == page_index
-                    && (line.y - a.y).abs() <= 0.5 * a.size.max(line.size)
-                    && line.x0 > a.x1
-            });
             let new_cell = beside && joint.is_none();
             if new_cell {
                 if let Some(last) = out.last_mut() {
@@ -166,11 +175,28 @@ pub(super) fn without_note_mark(text: &str) -> String {
     }
 }
 
+/// Whether a text is a list item's marker alone: a bullet, or an item number (`1.`, `2)`, `(3)`, `a.`).
+pub(super) fn is_marker(text: &str) -> bool {
+    let text = text.trim();
+    let mut chars = text.chars();
+    let bullet = chars.next().is_some_and(is_bullet) && chars.next().is_none();
+    let inner = text.strip_prefix('(').unwrap_or(text);
+    let label = inner.trim_end_matches(['.', ')', '、', '．', '）']);
+    let numbered = label.len() < inner.len()
+        && (1..=2).contains(&label.len())
+        && (label.chars().all(|c| c.is_ascii_digit())
+            || (label.len() == 1 && label.chars().all(|c| c.is_ascii_lowercase())));
+    bullet || numbered
+}
+
+fn is_bullet(c: char) -> bool {
+    "•◦▪▫●○■□◆◇►▶➢✓‣⁃".contains(c)
+}
+
 /// Whether a line starts with a bullet: a list item, which starts a paragraph.
 pub(super) fn starts_list_item(line: &Line) -> bool {
     let mut chars = line.text.chars();
-    chars.next().is_some_and(|c| "•◦▪▫●○■□◆◇►▶➢✓‣⁃".contains(c))
-        && chars.next().is_some_and(char::is_whitespace)
+    chars.next().is_some_and(is_bullet) && chars.next().is_some_and(char::is_whitespace)
 }
 
 /// Add a line to the last paragraph (`joint` says what the page shows at the break), or, when `joint` is
@@ -223,14 +249,28 @@ pub(super) fn footnotes_start(page: &PageLines, body_size: f64) -> usize {
     }
 }
 
-/// Whether a line stops short of `right`: the next line's first unit would have fitted after it, so the
-/// line break was not forced by the margin. Also true when the font size changes.
-pub(super) fn ends_short(metrics: &Metrics, right: f64, a: &Line, b: &Line) -> bool {
+/// Whether a line is centred between the margins: it touches neither margin, and its middle is the
+/// column's (within half a font size).
+pub(super) fn centred((left, right): (f64, f64), line: &Line) -> bool {
+    line.x0 > left + 0.5
+        && line.x1 < right - 0.5
+        && ((line.x0 + line.x1) - (left + right)).abs() < line.size
+}
+
+/// Whether a line stops short of its margins (`left`, `right`): the next line's first unit would have
+/// fitted after it, so the line break was not forced by the margin. A centred line followed by another
+/// has the room on both its sides. Also true when the font size changes.
+pub(super) fn ends_short(metrics: &Metrics, margins: (f64, f64), a: &Line, b: &Line) -> bool {
     let size = a.size.max(b.size);
     if (a.size - b.size).abs() > 0.15 * size {
         return true;
     }
-    let room = right - a.x1;
+    let (left, right) = margins;
+    let room = if centred(margins, a) && centred(margins, b) {
+        (right - left) - (a.x1 - a.x0)
+    } else {
+        right - a.x1
+    };
     let both_wide =
         a.text.chars().last().is_some_and(is_wide) && b.text.chars().next().is_some_and(is_wide);
     let needed = b.first_unit + if both_wide { 0.0 } else { a.space };
@@ -242,17 +282,17 @@ pub(super) fn ends_short(metrics: &Metrics, right: f64, a: &Line, b: &Line) -> b
     room > needed + 0.1 * a.size || (justified && room > 1.5 * a.size)
 }
 
-/// Whether a paragraph of `lines` lines, last line `a` (with right margin `right`), ends before `b`, the
-/// next line below it on the same page.
+/// Whether a paragraph of `lines` lines, last line `a` (with its `margins`), ends before `b`, the next
+/// line below it on the same page.
 pub(super) fn ends_within_page(
     metrics: &Metrics,
     lines: usize,
-    right: f64,
+    margins: (f64, f64),
     a: &Line,
     b: &Line,
 ) -> bool {
     let size = a.size.max(b.size);
-    if ends_short(metrics, right, a, b) || (b.y - a.y).abs() <= 0.5 * size {
+    if ends_short(metrics, margins, a, b) || (b.y - a.y).abs() <= 0.5 * size {
         // Stops short, or another piece of text on the same baseline (a table cell, a second column).
         return true;
     }
@@ -263,7 +303,9 @@ pub(super) fn ends_within_page(
     }
     // The left edge moves: a first-line indent, or the end of an indented block. The second line of a
     // paragraph may start left of its first (a first-line indent) or right of it (a hanging indent).
-    (lines >= 2 && (b.x0 - a.x0).abs() > 0.5 * size) || starts_list_item(b)
+    // Lines of a centred paragraph move their left edge with their length.
+    let moves = (b.x0 - a.x0).abs() > 0.5 * size && !(centred(margins, a) && centred(margins, b));
+    (lines >= 2 && moves) || starts_list_item(b)
 }
 
 /// Whether a paragraph ends at a page or column break, between `a` and `b` (each with the margins of its
@@ -276,7 +318,7 @@ pub(super) fn ends_at_flow_break(
     ((left_b, _), b): ((f64, f64), &Line),
     continuation: Option<usize>,
 ) -> bool {
-    if ends_short(metrics, right_a, a, b) {
+    if ends_short(metrics, (left_a, right_a), a, b) {
         return true;
     }
     let size = a.size.max(b.size);
