@@ -586,12 +586,15 @@ fn without_item_number(text: &str) -> &str {
 fn word_processor_documents_read_as_their_paragraphs_and_kinds() {
     let mut failures = String::new();
     for (name, files) in [
-        ("thesis", &["thesis.docx", "thesis.pdf"][..]),
+        (
+            "thesis",
+            &["thesis.docx", "thesis.pdf", "thesis-tagged.pdf"][..],
+        ),
         ("prose", &["prose.pdf", "prose-owner-password.pdf"][..]),
         // Left-aligned (ragged) Chinese with Latin words, no indent, no spacing; also with its
         // cross-reference table broken.
         ("ragged", &["ragged.pdf", "ragged-broken-xref.pdf"][..]),
-        ("english", &["english.pdf"][..]),
+        ("english", &["english.pdf", "english-chromium.pdf"][..]),
         // Tables with and without rules, a caption, bulleted and numbered lists, centred paragraphs,
         // from LibreOffice and from Chromium (bullets drawn as discs, cells close together).
         (

@@ -15,6 +15,7 @@ use lopdf::content::Content;
 use lopdf::{Dictionary, Document, Object, ObjectId};
 
 use super::font::{number, Font};
+use super::structure::PageStructure;
 
 /// Forms nested deeper than this are not drawn.
 const MAX_FORM_DEPTH: usize = 12;
@@ -80,6 +81,9 @@ pub(super) struct Glyph {
     pub size: f64,
     /// Width of a space in this font, in page units.
     pub space: f64,
+    /// The tagged structure's paragraph-level element the glyph is drawn in (its object number; 0
+    /// where the page is untagged or the element unknown).
+    pub element: u32,
 }
 
 /// The text of one page.
@@ -204,6 +208,7 @@ pub(super) fn read_page(
         view,
         forms: Vec::new(),
         marked: Vec::new(),
+        structure: PageStructure::of_page(doc, page),
     };
     interp.run(&content, &resources, GState::default(), 0)?;
     Ok(out)
@@ -434,9 +439,20 @@ struct Interp<'a, 'd> {
     view: View,
     /// Forms being drawn (to refuse cycles).
     forms: Vec<ObjectId>,
-    /// Marked-content sequences open (`BMC`/`BDC` … `EMC`): each one's `/ActualText`, if any, and the
-    /// number of glyphs placed before it began.
-    marked: Vec<(Option<String>, usize)>,
+    /// Marked-content sequences open (`BMC`/`BDC` … `EMC`).
+    marked: Vec<Marked>,
+    /// The page's structure elements by marked-content id.
+    structure: PageStructure,
+}
+
+/// An open marked-content sequence.
+struct Marked {
+    /// Its `/ActualText`, if any.
+    actual: Option<String>,
+    /// The number of glyphs placed before it began.
+    first: usize,
+    /// The structure element its `/MCID` belongs to (0 if none).
+    element: u32,
 }
 
 /// Marked-content sequences open at once beyond this are not tracked.
@@ -618,13 +634,29 @@ impl<'d> Interp<'_, 'd> {
                 }
                 "BI" => self.out.images += 1,
                 "BMC" | "BDC" if self.marked.len() < MAX_MARKED => {
-                    let actual = (op.operator == "BDC")
-                        .then(|| self.actual_text(resources, args.get(1)))
+                    let props = (op.operator == "BDC")
+                        .then(|| self.properties(resources, args.get(1)))
                         .flatten();
-                    self.marked.push((actual, self.out.glyphs.len()));
+                    let actual = props.and_then(|p| self.actual_text(p));
+                    // Marked-content ids in forms belong to the form's own structure parents.
+                    let element = props
+                        .filter(|_| depth == 0)
+                        .and_then(|p| p.get(b"MCID").ok())
+                        .and_then(|id| number(doc, Some(id)))
+                        .map_or(0, |id| self.structure.element(id as i64));
+                    self.marked.push(Marked {
+                        actual,
+                        first: self.out.glyphs.len(),
+                        element,
+                    });
                 }
                 "EMC" => {
-                    if let Some((Some(actual), first)) = self.marked.pop() {
+                    if let Some(Marked {
+                        actual: Some(actual),
+                        first,
+                        ..
+                    }) = self.marked.pop()
+                    {
                         self.replace_text(first, &actual);
                     }
                 }
@@ -737,17 +769,28 @@ impl<'d> Interp<'_, 'd> {
         result
     }
 
-    /// The `/ActualText` of a `BDC`'s properties: a dictionary, or a name in the `/Properties` resources.
-    fn actual_text(&self, resources: &[&'d Dictionary], props: Option<&Object>) -> Option<String> {
-        let doc = self.doc;
-        let dict = match props? {
-            Object::Dictionary(d) => d,
+    /// A `BDC`'s properties: a dictionary, or a name in the `/Properties` resources.
+    fn properties<'o>(
+        &self,
+        resources: &[&'d Dictionary],
+        props: Option<&'o Object>,
+    ) -> Option<&'o Dictionary>
+    where
+        'd: 'o,
+    {
+        match props? {
+            Object::Dictionary(d) => Some(d),
             Object::Name(name) => self
                 .resource(resources, b"Properties", name)
-                .and_then(|(_, o)| o.as_dict().ok())?,
-            Object::Reference(id) => doc.get_dictionary(*id).ok()?,
-            _ => return None,
-        };
+                .and_then(|(_, o)| o.as_dict().ok()),
+            Object::Reference(id) => self.doc.get_dictionary(*id).ok(),
+            _ => None,
+        }
+    }
+
+    /// The `/ActualText` of a `BDC`'s properties.
+    fn actual_text(&self, dict: &Dictionary) -> Option<String> {
+        let doc = self.doc;
         let value = match dict.get(b"ActualText").ok()? {
             Object::Reference(id) => doc.get_object(*id).ok()?,
             other => other,
@@ -895,6 +938,12 @@ impl<'d> Interp<'_, 'd> {
             y: oy,
             size,
             space: font.space_width * size,
+            element: self
+                .marked
+                .iter()
+                .rev()
+                .find(|m| m.element != 0)
+                .map_or(0, |m| m.element),
         });
     }
 }

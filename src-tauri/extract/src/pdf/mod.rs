@@ -17,6 +17,7 @@ mod glyphs;
 mod layout;
 mod radicals;
 mod standard_widths;
+mod structure;
 #[cfg(test)]
 mod tests;
 

@@ -201,6 +201,7 @@ impl Printer {
                 y,
                 size: SIZE,
                 space: 0.25 * SIZE,
+                element: 0,
             });
             x += em * SIZE;
             if c != ' ' {

@@ -32,6 +32,10 @@ pub(crate) struct Line {
     /// The spaces drawn before the line's first and after its last visible glyph (`text` is trimmed).
     pub leading: String,
     pub trailing: String,
+    /// The tagged structure's paragraph-level elements of the line's first and last visible glyph
+    /// (object numbers; 0 where untagged).
+    pub element_first: u32,
+    pub element_last: u32,
 }
 
 /// The lines of one page, in reading order.
@@ -436,6 +440,8 @@ pub(super) fn build_line(page: &PageText, raw: &RawLine) -> Option<Line> {
         first_unit: first_unit(&items, size),
         space: last.glyph.space.clamp(0.2 * size, 0.5 * size),
         chars,
+        element_first: first.glyph.element,
+        element_last: last.glyph.element,
     })
 }
 

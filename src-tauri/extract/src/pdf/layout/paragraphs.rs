@@ -22,6 +22,7 @@ pub(super) struct Para {
 pub(crate) fn paragraphs(pages: &[PageLines]) -> Vec<Block> {
     let metrics = Metrics::measure(pages);
     let vocab = Vocabulary::build(pages, metrics.justified);
+    let tags = tags_are_paragraphs(pages);
     let margins_of = |page: usize, line: usize| metrics.margins(page, line);
     let right_of = |page: usize, line: usize| margins_of(page, line).1;
     // How many lines open each page before the first paragraph break on it.
@@ -85,9 +86,15 @@ pub(crate) fn paragraphs(pages: &[PageLines]) -> Vec<Block> {
                     .last()
                     .is_some_and(|p| p.lines == 1 && is_marker(&p.text));
             let beside = beside && !after_marker;
+            // A tagged document says which lines share a paragraph element.
+            let tagged = prev.and_then(|(_, _, a)| {
+                (tags && a.element_last != 0 && line.element_first != 0)
+                    .then_some(a.element_last != line.element_first)
+            });
             let breaks = match (prev, out.last()) {
                 _ if beside => true,
                 _ if after_marker => false,
+                _ if tagged.is_some() => tagged.unwrap_or(true),
                 (Some((prev_page, prev_index, a)), Some(para))
                     if prev_page == page_index && line.y < a.y =>
                 {
@@ -157,6 +164,30 @@ pub(crate) fn paragraphs(pages: &[PageLines]) -> Vec<Block> {
             }
         })
         .collect()
+}
+
+/// Whether a tagged document's structure elements are its paragraphs: nearly every line is tagged,
+/// and of the pairs of lines one below the other on a page, some share an element and some do not
+/// (neither one element per line nor one per page, as careless taggers write).
+pub(super) fn tags_are_paragraphs(pages: &[PageLines]) -> bool {
+    let (mut lines, mut tagged, mut same, mut differ) = (0usize, 0usize, 0usize, 0usize);
+    for page in pages {
+        lines += page.lines.len();
+        tagged += page.lines.iter().filter(|l| l.element_first != 0).count();
+        for pair in page.lines.windows(2) {
+            if let [a, b] = pair {
+                if a.element_last != 0 && b.element_first != 0 {
+                    if a.element_last == b.element_first {
+                        same += 1;
+                    } else {
+                        differ += 1;
+                    }
+                }
+            }
+        }
+    }
+    let pairs = same + differ;
+    tagged * 10 >= lines * 9 && pairs > 0 && same * 5 >= pairs && differ * 20 >= pairs
 }
 
 /// A footnote's text without its mark (`1`, `12`, `¹`, `①`, `*` before the text; a longer number is

@@ -16,6 +16,8 @@ fn line(text: &str, x0: f64, x1: f64, y: f64) -> Line {
         chars: text.chars().filter(|c| !c.is_whitespace()).count(),
         leading: String::new(),
         trailing: String::new(),
+        element_first: 0,
+        element_last: 0,
     }
 }
 
@@ -230,4 +232,29 @@ fn jumbled_lines_are_put_in_reading_order() {
             "line 5"
         ]
     );
+}
+
+#[test]
+fn tags_count_only_when_they_are_paragraphs() {
+    use super::paragraphs::tags_are_paragraphs;
+    let page = |elements: &[u32]| PageLines {
+        width: 612.0,
+        height: 792.0,
+        lines: elements
+            .iter()
+            .enumerate()
+            .map(|(i, &e)| Line {
+                element_first: e,
+                element_last: e,
+                ..line("text", 90.0, 522.0, 700.0 - 14.0 * i as f64)
+            })
+            .collect(),
+    };
+    // Paragraphs of several lines each.
+    assert!(tags_are_paragraphs(&[page(&[1, 1, 1, 2, 2, 3, 3, 3])]));
+    // One element for the page, one per line, or lines left untagged: geometry decides.
+    assert!(!tags_are_paragraphs(&[page(&[1; 8])]));
+    assert!(!tags_are_paragraphs(&[page(&[1, 2, 3, 4, 5, 6, 7, 8])]));
+    assert!(!tags_are_paragraphs(&[page(&[1, 1, 0, 0, 2, 2, 0, 0])]));
+    assert!(!tags_are_paragraphs(&[page(&[0; 8])]));
 }
