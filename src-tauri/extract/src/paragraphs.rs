@@ -516,7 +516,23 @@ fn list_marker(content: &str) -> Option<Marker> {
     }
     if matches!(
         first,
-        '•' | '·' | '◦' | '▪' | '●' | '○' | '■' | '□' | '◆' | '◇' | '►' | '▶' | '※'
+        '•' | '·'
+            | '◦'
+            | '▪'
+            | '▫'
+            | '●'
+            | '○'
+            | '■'
+            | '□'
+            | '◆'
+            | '◇'
+            | '►'
+            | '▶'
+            | '※'
+            | '➢'
+            | '✓'
+            | '❑'
+            | '❖'
     ) {
         return (!rest.is_empty()).then_some(Marker::Strong);
     }

@@ -96,6 +96,48 @@ pub(super) struct Font {
     pub size_scale: f64,
     /// Whether the font writes vertically (`-V` CMaps).
     pub vertical: bool,
+    /// A symbol font whose private-use codes (U+F0xx, as Word maps them) stand for list bullets.
+    symbols: Symbols,
+}
+
+/// Symbol fonts whose bullets Word writes as private-use characters (U+F000 + the font's code).
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Symbols {
+    None,
+    Symbol,
+    Wingdings,
+}
+
+impl Symbols {
+    fn of(base_font: &[u8]) -> Symbols {
+        let name = String::from_utf8_lossy(base_font);
+        let name = name.rsplit('+').next().unwrap_or_default();
+        if name.starts_with("Symbol") {
+            Symbols::Symbol
+        } else if name.starts_with("Wingdings") {
+            Symbols::Wingdings
+        } else {
+            Symbols::None
+        }
+    }
+
+    /// The bullet a private-use character of this font draws, if it is one.
+    fn bullet(self, c: char) -> Option<char> {
+        let code = u32::from(c).checked_sub(0xF000).filter(|&v| v <= 0xFF)?;
+        match (self, code) {
+            (Symbols::Symbol, 0xB7) => Some('•'),
+            (Symbols::Wingdings, 0x6C) => Some('●'),
+            (Symbols::Wingdings, 0x6E) => Some('■'),
+            (Symbols::Wingdings, 0x71) => Some('❑'),
+            (Symbols::Wingdings, 0x75) => Some('◆'),
+            (Symbols::Wingdings, 0x76) => Some('❖'),
+            (Symbols::Wingdings, 0x9F) => Some('•'),
+            (Symbols::Wingdings, 0xA7) => Some('▪'),
+            (Symbols::Wingdings, 0xD8) => Some('➢'),
+            (Symbols::Wingdings, 0xFC) => Some('✓'),
+            _ => None,
+        }
+    }
 }
 
 impl Font {
@@ -118,6 +160,7 @@ impl Font {
             space_width: 0.25,
             size_scale: 1.0,
             vertical: false,
+            symbols: Symbols::None,
         }
     }
 
@@ -133,6 +176,7 @@ impl Font {
             Font::simple(doc, dict, &subtype, to_unicode)
         };
         font.space_width = font.find_space_width();
+        font.symbols = Symbols::of(&name_of(doc, dict.get(b"BaseFont").ok()).unwrap_or_default());
         font
     }
 
@@ -222,6 +266,7 @@ impl Font {
             space_width: 0.25,
             size_scale: 1.0,
             vertical,
+            symbols: Symbols::None,
         }
     }
 
@@ -304,6 +349,7 @@ impl Font {
                 1.0
             },
             vertical: false,
+            symbols: Symbols::None,
         }
     }
 
@@ -347,8 +393,22 @@ impl Font {
         code.len == 1 && code.value == 32
     }
 
-    /// The text a code stands for: `None` when nothing maps it.
+    /// The text a code stands for: `None` when nothing maps it. A symbol font's bullet drawn as a
+    /// private-use character is the bullet.
     pub fn text(&self, code: Code) -> Option<Cow<'_, str>> {
+        let text = self.mapped_text(code)?;
+        if self.symbols != Symbols::None {
+            let mut chars = text.chars();
+            if let (Some(c), None) = (chars.next(), chars.next()) {
+                if let Some(bullet) = self.symbols.bullet(c) {
+                    return Some(Cow::Owned(bullet.to_string()));
+                }
+            }
+        }
+        Some(text)
+    }
+
+    fn mapped_text(&self, code: Code) -> Option<Cow<'_, str>> {
         let len = code.len as u8;
         if let Some(map) = &self.to_unicode {
             if let Some(text) = map.text(len, code.value) {

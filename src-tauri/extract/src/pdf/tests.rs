@@ -795,3 +795,67 @@ fn unreadable_page_content_is_damaged_not_a_scan() {
         Err(ExtractError::NoTextLayer)
     ));
 }
+
+/// Word writes a list's bullet in the Symbol or Wingdings font, mapped to a private-use character
+/// (U+F0B7, U+F0A7): it reads as the bullet it draws, and the paragraph as a list item.
+#[test]
+fn symbol_font_bullets_read_as_bullets() {
+    use lopdf::{dictionary, Document, Object, Stream};
+    let mut doc = Document::with_version("1.5");
+    let pages_id = doc.new_object_id();
+    let helvetica = doc.add_object(dictionary! {
+        "Type" => "Font", "Subtype" => "Type1", "BaseFont" => "Helvetica",
+    });
+    let mut symbol_font = |base: &str, unicode: &str| {
+        let cmap = format!(
+            "/CIDInit /ProcSet findresource begin 12 dict begin begincmap\n\
+             1 begincodespacerange <00> <FF> endcodespacerange\n\
+             1 beginbfchar <B7> <{unicode}> endbfchar\n\
+             1 beginbfchar <A7> <{unicode}> endbfchar\n\
+             endcmap CMapName currentdict /CMap defineresource pop end end"
+        );
+        let to_unicode = doc.add_object(Stream::new(dictionary! {}, cmap.into_bytes()));
+        doc.add_object(dictionary! {
+            "Type" => "Font", "Subtype" => "TrueType", "BaseFont" => base,
+            "FirstChar" => 167, "LastChar" => 183,
+            "Widths" => vec![Object::Integer(460); 17],
+            "ToUnicode" => to_unicode,
+        })
+    };
+    let symbol = symbol_font("ABCDEF+Symbol", "F0B7");
+    let wingdings = symbol_font("Wingdings-Regular", "F0A7");
+    let content = b"BT /F1 12 Tf 72 700 Td (Before the list:) Tj ET \
+        BT /F2 12 Tf 90 680 Td (\xb7) Tj ET BT /F1 12 Tf 108 680 Td (first item) Tj ET \
+        BT /F3 12 Tf 90 660 Td (\xa7) Tj ET BT /F1 12 Tf 108 660 Td (second item) Tj ET";
+    let content_id = doc.add_object(Stream::new(dictionary! {}, content.to_vec()));
+    let page_id = doc.add_object(dictionary! {
+        "Type" => "Page",
+        "Parent" => pages_id,
+        "Contents" => content_id,
+        "Resources" => dictionary! { "Font" => dictionary! {
+            "F1" => helvetica, "F2" => symbol, "F3" => wingdings,
+        } },
+        "MediaBox" => vec![0.into(), 0.into(), 595.into(), 842.into()],
+    });
+    doc.objects.insert(
+        pages_id,
+        Object::Dictionary(dictionary! {
+            "Type" => "Pages", "Kids" => vec![page_id.into()], "Count" => 1,
+        }),
+    );
+    let catalog_id = doc.add_object(dictionary! { "Type" => "Catalog", "Pages" => pages_id });
+    doc.trailer.set("Root", catalog_id);
+    let mut bytes = Vec::new();
+    doc.save_to(&mut bytes).expect("save");
+    let mut blocks = extract(&bytes).expect("reads");
+    crate::kinds::classify(&mut blocks, crate::Format::Pdf);
+    let got: Vec<(String, BlockKind)> = blocks.into_iter().map(|b| (b.text, b.kind)).collect();
+    assert_eq!(
+        got,
+        [
+            ("Before the list:".to_string(), BlockKind::Body),
+            ("• first item".to_string(), BlockKind::List),
+            ("▪ second item".to_string(), BlockKind::List),
+        ]
+    );
+}

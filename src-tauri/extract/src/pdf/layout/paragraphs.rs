@@ -221,7 +221,7 @@ pub(super) fn is_marker(text: &str) -> bool {
 }
 
 fn is_bullet(c: char) -> bool {
-    "•◦▪▫●○■□◆◇►▶➢✓‣⁃".contains(c)
+    "•◦▪▫●○■□◆◇►▶➢✓‣⁃❑❖".contains(c)
 }
 
 /// Whether a line starts with a bullet: a list item, which starts a paragraph.
