@@ -481,45 +481,67 @@ fn extract_detects_the_format_from_the_content_not_the_name() {
 
 #[test]
 fn hard_wrapped_and_indented_text_files_read_as_their_paragraphs() {
-    let expected = expected_paragraphs("wrapped/expected.json");
     let mut failures = String::new();
-    for name in [
-        "one-per-line.txt",
-        "zh-wrap30-blank.txt",
-        "zh-wrap30-indent.gb18030.txt",
-        "zh-wrap40-ascii-indent.txt",
-        "zh-wrap36-crlf.txt",
-        "chromium.pdf",
+    for (truth, names) in [
+        (
+            "wrapped/expected.json",
+            &[
+                "one-per-line.txt",
+                "zh-wrap30-blank.txt",
+                "zh-wrap30-indent.gb18030.txt",
+                "zh-wrap40-ascii-indent.txt",
+                "zh-wrap36-crlf.txt",
+                "chromium.pdf",
+            ][..],
+        ),
+        // Wrapped by Python's textwrap: breaks only at spaces, Chinese runs cut at the width.
+        (
+            "wrapped/spaced.json",
+            &[
+                "spaced-textwrap60-blank.txt",
+                "spaced-textwrap72-blank.txt",
+                "spaced-textwrap72-indent.txt",
+                "spaced-textwrap50-indent.txt",
+            ][..],
+        ),
     ] {
-        let doc = extract_file(
-            &fixture(&format!("wrapped/{name}")),
-            &ExtractOptions::default(),
-        )
-        .unwrap_or_else(|e| panic!("{name}: {e}"));
-        let got = texts(&doc);
-        if got.len() != expected.len() {
-            writeln!(
-                failures,
-                "{name}: {} paragraphs, want {}: {got:#?}",
-                got.len(),
-                expected.len()
+        let expected = expected_paragraphs(truth);
+        for name in names {
+            let doc = extract_file(
+                &fixture(&format!("wrapped/{name}")),
+                &ExtractOptions::default(),
             )
-            .unwrap();
-            continue;
-        }
-        for ((kind, _, want), block) in expected.iter().zip(&doc.paragraphs) {
-            // Where a line break fell at a space between Chinese and Latin text the space is gone
-            // (Chinese lines join without one): compare without whitespace.
-            if !whitespace_only(want, &block.text) {
-                writeln!(failures, "{name}: {}", first_difference(want, &block.text)).unwrap();
-            }
-            if block.kind.as_str() != kind {
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+            let got = texts(&doc);
+            if got.len() != expected.len() {
                 writeln!(
                     failures,
-                    "{name}: {:?} is {:?}, want {kind}",
-                    block.text, block.kind
+                    "{name}: {} paragraphs, want {}: {got:#?}",
+                    got.len(),
+                    expected.len()
                 )
                 .unwrap();
+                continue;
+            }
+            for ((kind, _, want), block) in expected.iter().zip(&doc.paragraphs) {
+                // A text file's paragraphs come back exactly, the spaces at its line breaks (between
+                // Chinese and Latin words too) included; the PDF is compared without whitespace.
+                let same = if name.ends_with(".txt") {
+                    *want == block.text
+                } else {
+                    whitespace_only(want, &block.text)
+                };
+                if !same {
+                    writeln!(failures, "{name}: {}", first_difference(want, &block.text)).unwrap();
+                }
+                if block.kind.as_str() != kind {
+                    writeln!(
+                        failures,
+                        "{name}: {:?} is {:?}, want {kind}",
+                        block.text, block.kind
+                    )
+                    .unwrap();
+                }
             }
         }
     }
@@ -535,11 +557,28 @@ fn hard_wrapped_and_indented_text_files_read_as_their_paragraphs() {
         pdf.paragraphs
     );
     // The fixtures are really wrapped: no line of the wrapped files is longer than 40 characters + indent.
+    let expected = expected_paragraphs("wrapped/expected.json");
     let wrapped = std::fs::read_to_string(fixture("wrapped/zh-wrap30-blank.txt")).unwrap();
     assert!(wrapped.lines().count() > 2 * expected.len());
     assert!(
         wrapped.lines().all(|l| l.chars().count() <= 31),
         "{wrapped}"
+    );
+    // The textwrap files end lines after Latin words short of the width, and cut Chinese runs at it.
+    let spaced = std::fs::read_to_string(fixture("wrapped/spaced-textwrap60-blank.txt")).unwrap();
+    let widths: Vec<usize> = spaced.lines().map(|l| l.chars().count()).collect();
+    assert!(widths.iter().all(|&w| w <= 60), "{spaced}");
+    assert!(
+        widths.iter().filter(|&&w| w == 60).count() >= 3,
+        "{widths:?}"
+    );
+    assert!(
+        spaced
+            .lines()
+            .filter(|l| l.chars().count() < 50 && l.ends_with(|c: char| c.is_ascii_alphanumeric()))
+            .count()
+            >= 2,
+        "{spaced}"
     );
 }
 

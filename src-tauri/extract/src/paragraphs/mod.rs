@@ -24,7 +24,12 @@
 //!    character for CJK; with a space before it unless both sides are CJK) would not fit within 85% of
 //!    `W`. A line ending in sentence-final punctuation (`。！？….!?:：`, possibly followed by closing
 //!    quotes or brackets) must be completely full: the next word must not fit within `W` at all. A line
-//!    ending in a letter and a hyphen, followed by a lower-case letter, is always wrap-like.
+//!    ending in a letter and a hyphen, followed by a lower-case letter, is always wrap-like. Tools that
+//!    break lines only at spaces (Python's `textwrap`, `fold -s`, `fmt`, mail clients) treat a run of
+//!    Chinese between two spaces as one word: their lines end after Latin words at varying widths, and
+//!    a run is cut only when longer than a line. A block is also tried that way, the next line's first
+//!    unit then being everything up to its first space; it is not read so when a break falls inside a
+//!    run of CJK after a line that is not full.
 //! 3. A line *starts a paragraph* when it starts with a U+3000 indentation, when it is indented at least
 //!    two columns more than the least indented line of a block whose first line is indented too (or is a
 //!    heading above an indented line: at most 40 characters, no comma or full stop), or when
@@ -42,9 +47,10 @@
 //! 5. In a hard-wrapped block the lines are joined, except before a line that starts a paragraph and after
 //!    a line that ends in sentence-final punctuation without being full (both mean a new paragraph inside
 //!    the block). Joining puts no space where either side is a CJK character (ideographs, kana,
-//!    CJK and full-width punctuation), one space otherwise, and undoes end-of-line hyphenation: `exam-` +
-//!    `ple` gives `example` when a letter precedes the hyphen and the next line starts with a lower-case
-//!    letter.
+//!    CJK and full-width punctuation), one space otherwise (in a block wrapped only at spaces, one space
+//!    at every break but those inside a run of CJK), and undoes end-of-line hyphenation only where the
+//!    document spells the joined word elsewhere: `exam-` + `ple` gives `example` then, while `non-` +
+//!    `linux` (wrapping tools break at a text's own hyphens and never add one) stays `non-linux`.
 //!
 //! Paragraphs are returned with their lines trimmed; `clean_paragraph` does the rest.
 
@@ -74,7 +80,7 @@ pub fn split_plain_text(text: &str) -> Vec<String> {
         let mut widths: Vec<usize> = blocks
             .iter()
             .filter(|b| b.len() > 1 && (metric == Metric::Columns || mostly_cjk(b)))
-            .map(|b| Plan::new(b, None, metric))
+            .map(|b| Plan::new(b, None, metric, false))
             .filter(|p| p.wrapped())
             .map(|p| p.wrap)
             .collect();
@@ -85,11 +91,77 @@ pub fn split_plain_text(text: &str) -> Vec<String> {
         (Metric::Columns, document_wrap(Metric::Columns)),
         (Metric::Chars, document_wrap(Metric::Chars)),
     ];
+    let words = Words::of(text);
     let mut out = Vec::new();
     for block in blocks {
-        split_block(&block, &wraps, &mut out);
+        split_block(&block, &wraps, &words, &mut out);
     }
     out
+}
+
+/// What the whole document shows about joining lines:
+/// - its words, known only when a line ends in a hyphen after a letter: a hyphen at a
+///   line end is undone only when the document spells the joined word elsewhere, since editors and
+///   wrapping tools break lines at the hyphens a text has (`non-` / `linux`) and do not hyphenate;
+/// - whether it spaces Chinese from Latin words and digits within its lines (`运行 apt 命令`): then a
+///   line break between the two stands for a space.
+struct Words<'a> {
+    text: &'a str,
+    words: std::cell::OnceCell<std::collections::HashSet<&'a str>>,
+    spaces_cjk_latin: std::cell::OnceCell<bool>,
+}
+
+impl<'a> Words<'a> {
+    /// Both facts are learned from `text` the first time a join asks for them.
+    fn of(text: &'a str) -> Words<'a> {
+        Words {
+            text,
+            words: std::cell::OnceCell::new(),
+            spaces_cjk_latin: std::cell::OnceCell::new(),
+        }
+    }
+
+    fn spaces_cjk_latin(&self) -> bool {
+        *self.spaces_cjk_latin.get_or_init(|| {
+            let (mut spaced, mut unspaced) = (0usize, 0usize);
+            let latin = |c: char| c.is_ascii_alphanumeric();
+            let mut prev: [char; 2] = [' ', ' '];
+            for c in self.text.chars() {
+                let [before, middle] = prev;
+                if (is_cjk(c) && latin(middle)) || (latin(c) && is_cjk(middle)) {
+                    unspaced += 1;
+                } else if middle == ' '
+                    && ((is_cjk(c) && latin(before)) || (latin(c) && is_cjk(before)))
+                {
+                    spaced += 1;
+                }
+                prev = [middle, c];
+            }
+            spaced > unspaced
+        })
+    }
+
+    /// Whether `head` (before a line-end hyphen) and `tail` (the next line) spell a word of the text.
+    fn joins(&self, head: &str, tail: &str) -> bool {
+        let head: String = head
+            .chars()
+            .rev()
+            .take_while(|c| c.is_alphabetic())
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect();
+        let tail: String = tail.chars().take_while(|c| c.is_alphabetic()).collect();
+        // Latin words as the text spells them (hyphenation is a matter of alphabetic scripts).
+        let words = self.words.get_or_init(|| {
+            self.text
+                .split(|c: char| !c.is_ascii_alphabetic())
+                .filter(|w| w.len() > 2)
+                .collect()
+        });
+        let joined = head + &tail;
+        words.contains(joined.as_str()) || words.contains(joined.to_lowercase().as_str())
+    }
 }
 
 /// A piece of the text between line breaks.
@@ -218,6 +290,11 @@ impl Metric {
 
 /// Whether at least [`CJK_BLOCK_SHARE`] of a block's non-space characters are CJK.
 fn mostly_cjk(lines: &[&str]) -> bool {
+    cjk_percent(lines) >= CJK_BLOCK_SHARE
+}
+
+/// The share of a block's non-space characters that are CJK, in percent.
+fn cjk_percent(lines: &[&str]) -> usize {
     let (mut all, mut cjk) = (0usize, 0usize);
     for c in lines
         .iter()
@@ -227,8 +304,13 @@ fn mostly_cjk(lines: &[&str]) -> bool {
         all += 1;
         cjk += usize::from(is_cjk(c));
     }
-    all > 0 && cjk * 100 >= all * CJK_BLOCK_SHARE
+    (cjk * 100).checked_div(all).unwrap_or(0)
 }
+
+/// A block with at least this share of CJK characters (in percent) is also measured in characters:
+/// Chinese paragraphs and English ones in one block (no blank lines) wrapped by a tool that counts
+/// characters.
+const CJK_MIXED_SHARE: usize = 20;
 
 /// See [`mostly_cjk`], in percent.
 const CJK_BLOCK_SHARE: usize = 50;
@@ -271,6 +353,16 @@ impl<'a> LineInfo<'a> {
         self.content.chars().next_back()
     }
 
+    /// Width of everything up to the first space: the first unit for a wrapper that breaks only at
+    /// spaces (see [`Plan::space_units`]).
+    fn first_spaced_unit_width(&self) -> usize {
+        self.content
+            .chars()
+            .take_while(|c| !c.is_whitespace())
+            .map(|c| self.metric.width(c))
+            .sum()
+    }
+
     /// Width of the first unbreakable unit: a word, or a single CJK character.
     fn first_unit_width(&self) -> usize {
         match self.first_char() {
@@ -300,6 +392,13 @@ struct Plan<'a> {
     unexplained: usize,
     /// Lines (after the first) that start a paragraph by their indentation.
     indent_starts: usize,
+    /// Read as wrapped by a tool that breaks lines only at spaces (Python's `textwrap`, `fold -s`, many
+    /// mail clients): a run of Chinese without spaces is one unit that moves whole to the next line, so
+    /// lines end after Latin words at varying widths. Only for a block whose every break inside a run
+    /// of CJK comes after a full line (the tool cuts a run only when it is longer than the line).
+    space_units: bool,
+    /// Asked for [`Self::space_units`] but broken inside a CJK run after a line that is not full.
+    rejected: bool,
     min_indent: usize,
     first_indented: bool,
 }
@@ -307,7 +406,12 @@ struct Plan<'a> {
 impl<'a> Plan<'a> {
     /// Analyse a block. With `document_wrap`, the document's wrap width is used when the block is no
     /// wider (a block's widest line can fall short of the width it was wrapped at).
-    fn new(lines: &[&'a str], document_wrap: Option<usize>, metric: Metric) -> Self {
+    fn new(
+        lines: &[&'a str],
+        document_wrap: Option<usize>,
+        metric: Metric,
+        space_units: bool,
+    ) -> Self {
         let info: Vec<LineInfo> = lines.iter().map(|l| LineInfo::new(l, metric)).collect();
         let own = info
             .iter()
@@ -334,7 +438,7 @@ impl<'a> Plan<'a> {
         };
         let breaks: Vec<bool> = info
             .windows(2)
-            .map(|pair| wrap_like(&pair[0], &pair[1], wrap))
+            .map(|pair| wrap_like(&pair[0], &pair[1], wrap, space_units))
             .collect();
         // A full line ending in a full stop is weak evidence of wrapping: nearly every line of a
         // one-paragraph-per-line file ends that way, and the longest of them is always "full".
@@ -353,6 +457,8 @@ impl<'a> Plan<'a> {
             indent_starts: 0,
             min_indent,
             first_indented,
+            space_units,
+            rejected: false,
         };
         plan.unexplained = (0..plan.breaks.len())
             .filter(|&i| !plan.breaks[i] && !plan.starts_paragraph(i + 1))
@@ -360,6 +466,19 @@ impl<'a> Plan<'a> {
         plan.indent_starts = (1..plan.info.len())
             .filter(|&i| plan.indent_start(i))
             .count();
+        // A spaces-only wrapper cuts a CJK run only at the line's end: a block broken inside a run
+        // anywhere else, but at a paragraph's end (a sentence's end, or before an indented line), was
+        // not wrapped that way.
+        plan.rejected = space_units
+            && plan.info.windows(2).enumerate().any(|(i, pair)| {
+                let [line, next] = pair else { return false };
+                let inside_run =
+                    line.last_char().is_some_and(is_cjk) && next.first_char().is_some_and(is_cjk);
+                inside_run
+                    && !line.ends_sentence
+                    && !plan.indent_start(i + 1)
+                    && !wrap_like(line, next, plan.wrap, false)
+            });
         plan
     }
 
@@ -388,6 +507,9 @@ impl<'a> Plan<'a> {
     /// wrap width.
     fn wrapped(&self) -> bool {
         let n_breaks = self.breaks.len();
+        if self.rejected {
+            return false;
+        }
         let evidence = self.evidence > 0
             || (self.document_wrap && n_breaks > 0 && self.breaks.iter().all(|&b| b));
         self.info
@@ -400,7 +522,12 @@ impl<'a> Plan<'a> {
 }
 
 /// Split one blank-line-separated block into paragraphs.
-fn split_block(lines: &[&str], wraps: &[(Metric, Option<usize>)], out: &mut Vec<String>) {
+fn split_block(
+    lines: &[&str],
+    wraps: &[(Metric, Option<usize>)],
+    words: &Words,
+    out: &mut Vec<String>,
+) {
     match lines {
         [] => return,
         [line] => {
@@ -412,12 +539,30 @@ fn split_block(lines: &[&str], wraps: &[(Metric, Option<usize>)], out: &mut Vec<
     // Measured in columns first; a mostly Chinese block also by characters.
     // A block in another script is measured by characters too when the document's Chinese blocks are
     // wrapped at a number of characters (an English paragraph in a Chinese file wrapped at 30).
-    let cjk = mostly_cjk(lines);
+    let cjk = cjk_percent(lines) >= CJK_MIXED_SHARE;
     let plan = wraps
         .iter()
         .filter(|(metric, wrap)| *metric == Metric::Columns || cjk || wrap.is_some())
-        .map(|&(metric, wrap)| Plan::new(lines, wrap, metric))
-        .find(Plan::wrapped);
+        .find_map(|&(metric, wrap)| {
+            // Wrapped at any break, or only at spaces: whichever explains more of the breaks (the
+            // first on a tie).
+            // Units up to a space differ from the usual ones only where CJK comes before a line's
+            // first space.
+            let spaced_differs = lines.iter().skip(1).any(|l| {
+                let first = l.trim_start().split(' ').next().unwrap_or_default();
+                first.chars().any(is_cjk)
+            });
+            let plain = Some(Plan::new(lines, wrap, metric, false)).filter(Plan::wrapped);
+            if !spaced_differs || plain.as_ref().is_some_and(|p| p.unexplained == 0) {
+                return plain;
+            }
+            let spaced = Some(Plan::new(lines, wrap, metric, true)).filter(Plan::wrapped);
+            match (plain, spaced) {
+                (Some(p), Some(s)) if s.unexplained < p.unexplained => Some(s),
+                (Some(p), _) => Some(p),
+                (None, s) => s,
+            }
+        });
     let Some(plan) = plan else {
         out.extend(
             lines
@@ -438,14 +583,14 @@ fn split_block(lines: &[&str], wraps: &[(Metric, Option<usize>)], out: &mut Vec<
             out.push(std::mem::take(&mut current));
             current.push_str(line.content);
         } else {
-            join_line(&mut current, prev, line);
+            join_line(&mut current, prev, line, plan.space_units, words);
         }
     }
     out.push(current);
 }
 
 /// Whether the break after `line` looks like one made by wrapping at `wrap` columns.
-fn wrap_like(line: &LineInfo, next: &LineInfo, wrap: usize) -> bool {
+fn wrap_like(line: &LineInfo, next: &LineInfo, wrap: usize, space_units: bool) -> bool {
     if line.ends_hyphen && next.first_char().is_some_and(char::is_lowercase) {
         return true;
     }
@@ -453,7 +598,12 @@ fn wrap_like(line: &LineInfo, next: &LineInfo, wrap: usize) -> bool {
     // and ASCII punctuation).
     let both_cjk = line.last_char().is_some_and(is_cjk) && next.first_char().is_some_and(is_cjk);
     let sep = usize::from(!both_cjk);
-    let would_be = line.width + sep + next.first_unit_width();
+    let unit = if space_units {
+        next.first_spaced_unit_width()
+    } else {
+        next.first_unit_width()
+    };
+    let would_be = line.width + sep + unit;
     if line.ends_sentence {
         would_be > wrap
     } else {
@@ -462,13 +612,37 @@ fn wrap_like(line: &LineInfo, next: &LineInfo, wrap: usize) -> bool {
 }
 
 /// Append `line` to the paragraph being built from the previous line `prev`.
-fn join_line(current: &mut String, prev: &LineInfo, line: &LineInfo) {
+fn join_line(
+    current: &mut String,
+    prev: &LineInfo,
+    line: &LineInfo,
+    space_units: bool,
+    words: &Words,
+) {
+    let both_cjk = prev.last_char().is_some_and(is_cjk) && line.first_char().is_some_and(is_cjk);
     if prev.ends_hyphen && line.first_char().is_some_and(char::is_lowercase) {
-        current.pop();
-    } else if needs_space(prev.last_char(), line.first_char()) {
+        // `exam-` + `ple` is `example` where the document spells it so; `non-` + `linux` keeps its
+        // hyphen.
+        if words.joins(current.strip_suffix('-').unwrap_or(current), line.content) {
+            current.pop();
+        }
+    } else if (space_units && !both_cjk)
+        || needs_space(prev.last_char(), line.first_char())
+        || (cjk_meets_latin(prev.last_char(), line.first_char()) && words.spaces_cjk_latin())
+    {
         current.push(' ');
     }
     current.push_str(line.content);
+}
+
+/// A CJK character on one side and a Latin letter or digit on the other.
+fn cjk_meets_latin(before: Option<char>, after: Option<char>) -> bool {
+    match (before, after) {
+        (Some(b), Some(a)) => {
+            (is_cjk(b) && a.is_ascii_alphanumeric()) || (b.is_ascii_alphanumeric() && is_cjk(a))
+        }
+        _ => false,
+    }
 }
 
 fn needs_space(before: Option<char>, after: Option<char>) -> bool {
@@ -625,383 +799,4 @@ fn char_width(c: char) -> usize {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn line_end_finds_the_first_separator() {
-        let seps = ['\n', '\r', '\u{000b}', '\u{000c}', '\u{2028}', '\u{2029}'];
-        // Neighbours that share bytes with U+2028/U+2029 (E2 80 ..) or are near misses.
-        let alphabet = [
-            'a', '\n', '\r', '\u{0b}', '\u{0c}', '\u{2028}', '\u{2029}', '\u{2027}', '\u{202a}',
-            '\u{201c}', '\u{2e80}', '软', '\u{85}',
-        ];
-        for s in crate::clean::all_strings(&alphabet, 4) {
-            assert_eq!(line_end(&s), s.find(seps), "{s:?}");
-        }
-    }
-
-    #[test]
-    fn chinese_one_paragraph_per_line_with_indent() {
-        let text = "\u{3000}\u{3000}第一段文字很长，讲的是一件事情。\n\u{3000}\u{3000}第二段文字，讲的是另一件事情。\n\u{3000}\u{3000}第三段。\n";
-        assert_eq!(
-            split_plain_text(text),
-            vec![
-                "第一段文字很长，讲的是一件事情。",
-                "第二段文字，讲的是另一件事情。",
-                "第三段。"
-            ]
-        );
-    }
-
-    #[test]
-    fn chinese_lines_of_similar_length_ending_in_full_stops_stay_apart() {
-        let text = "这是第一个段落，它的长度和第二个段落差不多，内容完全不同。\n这是第二个段落，它的长度和第一个段落差不多，内容也不同。\n";
-        assert_eq!(split_plain_text(text).len(), 2);
-        // Without indentation, separated by blank lines, CRLF.
-        let text = "第一段。\r\n\r\n第二段！\r\n\r\n\r\n第三段？";
-        assert_eq!(
-            split_plain_text(text),
-            vec!["第一段。", "第二段！", "第三段？"]
-        );
-    }
-
-    #[test]
-    fn chinese_hard_wrapped_is_joined_without_spaces() {
-        // Wrapped at 26 characters (52 columns); paragraphs start with full-width indentation.
-        let text = "\u{3000}\u{3000}自由软件基金会认为软件应当允许用户自由地运行、复制、分发\n、学习、修改和改进，这些自由对于社区的发展至关重要，因此\n值得坚持。\n\u{3000}\u{3000}第二段从这里开始，同样被折行到固定的宽度，一直写到这\n一行结束为止。\n";
-        assert_eq!(
-            split_plain_text(text),
-            vec![
-                "自由软件基金会认为软件应当允许用户自由地运行、复制、分发、学习、修改和改进，这些自由对于社区的发展至关重要，因此值得坚持。",
-                "第二段从这里开始，同样被折行到固定的宽度，一直写到这一行结束为止。",
-            ]
-        );
-    }
-
-    #[test]
-    fn english_hard_wrapped_paragraphs_are_joined() {
-        let text = "The Debian Free Software Guidelines are a set of rules that decide\n\
-                    whether a piece of software can be included in the main archive. They\n\
-                    were written in 1997 and have hardly changed since.\n\
-                    \n\
-                    A second paragraph follows the blank line, and it is wrapped at the\n\
-                    same width as the first one and shows how the hyphenated exam-\n\
-                    ple is mended, while a line that ends with a hyphenated well-\n\
-                    Known capital letter keeps its hyphen.\n";
-        assert_eq!(
-            split_plain_text(text),
-            vec![
-                "The Debian Free Software Guidelines are a set of rules that decide whether a piece of software can be included in the main archive. They were written in 1997 and have hardly changed since.",
-                "A second paragraph follows the blank line, and it is wrapped at the same width as the first one and shows how the hyphenated example is mended, while a line that ends with a hyphenated well- Known capital letter keeps its hyphen.",
-            ]
-        );
-    }
-
-    #[test]
-    fn two_line_block_with_full_stop_at_wrap_point() {
-        // The first line ends a sentence and is full ("It" would not have fit): alone, that is not
-        // enough to join (it is what two one-line paragraphs look like)...
-        let two = "Packages in main must comply with the Debian Free Software Guidelines.\nIt is the most important rule.";
-        assert_eq!(split_plain_text(two).len(), 2);
-        let per_line = "Free software means software that respects users' freedom and community.\nRoughly, it means that users may run, copy, distribute, study, change and improve it.";
-        assert_eq!(split_plain_text(per_line).len(), 2);
-        // ... but in a document whose other paragraphs are wrapped at that width, it is joined.
-        let text = format!(
-            "{two}\n\n\
-             The Debian Free Software Guidelines are a set of rules that decide\n\
-             whether a piece of software can be included in the main archive of the\n\
-             distribution.\n\n\
-             Packages that fail either rule are moved to contrib or non-free, where\n\
-             they are still available to users but not part of the distribution."
-        );
-        let got = split_plain_text(&text);
-        assert_eq!(got.len(), 3, "{got:?}");
-        assert_eq!(
-            got[0],
-            "Packages in main must comply with the Debian Free Software Guidelines. It is the most important rule."
-        );
-    }
-
-    #[test]
-    fn english_one_paragraph_per_line() {
-        let text = "In short, Linux is the kernel of a Unix-like operating system. It was originally designed for 386 PCs; today Linux also runs on a dozen of other systems.\n\
-                    Currently, Debian is only available for Linux, but with Debian GNU/Hurd and Debian on BSD kernels we have started to offer other kernels.\n\
-                    Short line.\r\n";
-        assert_eq!(split_plain_text(text).len(), 3);
-    }
-
-    #[test]
-    fn lists_verse_and_addresses_stay_line_by_line() {
-        let text = "Shopping list:\n- apples and pears from the market\n- a loaf of bread\n- milk";
-        assert_eq!(split_plain_text(text).len(), 4);
-        let text = "床前明月光，\n疑是地上霜。\n举头望明月，\n低头思故乡。";
-        assert_eq!(split_plain_text(text).len(), 4);
-        let text = "John Smith\n12 Long Road\nCambridge";
-        assert_eq!(split_plain_text(text).len(), 3);
-    }
-
-    #[test]
-    fn wrapped_list_items_are_split_at_markers() {
-        let text = "The maintainer must do the following things before the upload:\n\
-                    1. build the package in a clean chroot and run the\n   test suite with all optional features enabled\n\
-                    2. check the package with lintian and fix all errors\n   that it reports before going any further";
-        assert_eq!(
-            split_plain_text(text),
-            vec![
-                "The maintainer must do the following things before the upload:",
-                "1. build the package in a clean chroot and run the test suite with all optional features enabled",
-                "2. check the package with lintian and fix all errors that it reports before going any further",
-            ]
-        );
-    }
-
-    #[test]
-    fn indented_paragraphs_without_blank_lines() {
-        let text = "    It was a bright cold day in April, and the clocks were striking\n\
-                    thirteen. Winston Smith, his chin nuzzled into his breast in an\n\
-                    effort to escape the vile wind, slipped quickly through the doors.\n\
-                    \x20   The hallway smelt of boiled cabbage and old rag mats. At one end\n\
-                    of it a coloured poster, too large for indoor display, had been\n\
-                    tacked to the wall.";
-        let got = split_plain_text(text);
-        assert_eq!(got.len(), 2, "{got:?}");
-        assert!(got[0].ends_with("slipped quickly through the doors."));
-        assert!(got[1].starts_with("The hallway"));
-    }
-
-    #[test]
-    fn line_endings_and_separators() {
-        assert_eq!(split_plain_text("a.\rb.\r\rc."), vec!["a.", "b.", "c."]);
-        assert_eq!(split_plain_text("a.\u{000c}b."), vec!["a.", "b."]);
-        assert_eq!(
-            split_plain_text("a.\u{2029}b.\u{2028}c."),
-            vec!["a.", "b.", "c."]
-        );
-        assert_eq!(split_plain_text(" \n\u{3000}\n\t\n"), Vec::<String>::new());
-        assert_eq!(split_plain_text(""), Vec::<String>::new());
-    }
-
-    #[test]
-    fn list_markers() {
-        for yes in [
-            "- a",
-            "* a",
-            "• a",
-            "1. a",
-            "12) a",
-            "a. x",
-            "一、总则",
-            "1、第一",
-            "（一）概述",
-            "(a) x",
-            "(12) x",
-            "（1）概述",
-            "(iv) x",
-        ] {
-            assert!(is_list_item(yes), "{yes}");
-        }
-        for no in [
-            "-- a",
-            "1999. The",
-            "-a",
-            "and so on",
-            "ab. c",
-            "(see below) x",
-            "一些文字",
-            "(3).",
-            "（MTU）的",
-            "（L）来",
-            "(A) x",
-        ] {
-            assert!(!is_list_item(no), "{no}");
-        }
-    }
-
-    /// Greedy wrap at `width` columns, as editors do: at spaces, and between CJK characters; Latin words
-    /// are never broken.
-    fn wrap(paragraph: &str, width: usize, indent: &str) -> String {
-        // (token, preceded by a space)
-        let mut tokens: Vec<(String, bool)> = Vec::new();
-        for word in paragraph.split_whitespace() {
-            let mut space = true;
-            let mut latin = String::new();
-            for c in word.chars() {
-                if is_cjk(c) {
-                    if !latin.is_empty() {
-                        tokens.push((std::mem::take(&mut latin), space));
-                        space = false;
-                    }
-                    tokens.push((c.to_string(), space));
-                    space = false;
-                } else {
-                    latin.push(c);
-                }
-            }
-            if !latin.is_empty() {
-                tokens.push((latin, space));
-            }
-        }
-        let mut out = String::from(indent);
-        let mut col: usize = indent.chars().map(char_width).sum();
-        let mut first = true;
-        for (token, space) in tokens {
-            let w: usize = token.chars().map(char_width).sum();
-            let sep = usize::from(space && !first);
-            if !first && col + sep + w > width {
-                out.push('\n');
-                col = 0;
-            } else if sep == 1 {
-                out.push(' ');
-                col += 1;
-            }
-            out.push_str(&token);
-            col += w;
-            first = false;
-        }
-        out
-    }
-
-    /// Hard-wrapping the eval-dev library paragraphs (at 60, 72 and 80 columns; with blank lines
-    /// between, or without blank lines with the first line indented: four spaces for English, two
-    /// U+3000 for Chinese) must give them back; so must one paragraph per line without blank lines.
-    #[test]
-    fn eval_dev_rewrapped() {
-        let Some(dir) = tongwen_testdata::eval_dev_for("eval_dev_rewrapped") else {
-            return;
-        };
-        let entries = std::fs::read_dir(dir.join("library")).expect("eval-dev's library folder");
-        let squash = |s: &str| {
-            // Hyphens are ignored: "up- or down" wrapped after "up-" is joined as "upor down", the
-            // documented price of undoing end-of-line hyphenation.
-            s.chars()
-                .filter(|c| !c.is_whitespace() && *c != '-')
-                .collect::<String>()
-        };
-        let (mut total, mut bad) = (0, Vec::new());
-        for entry in entries.flatten() {
-            let path = entry.path();
-            let Ok(text) = std::fs::read_to_string(&path) else {
-                continue; // the GB18030 files
-            };
-            if path.extension().is_none_or(|e| e != "txt") {
-                continue;
-            }
-            let paragraphs = split_plain_text(&text);
-            let zh = paragraphs.iter().any(|p| p.chars().any(is_cjk));
-            let indent = if zh { "\u{3000}\u{3000}" } else { "    " };
-            let wrap_all = |width: usize, indent: &str, sep: &str| {
-                paragraphs
-                    .iter()
-                    .map(|p| wrap(p, width, indent))
-                    .collect::<Vec<_>>()
-                    .join(sep)
-            };
-            let variants = [
-                wrap_all(72, "", "\n\n"),
-                wrap_all(72, indent, "\n"),
-                wrap_all(60, "", "\r\n\r\n"),
-                wrap_all(80, indent, "\n"),
-                // Not wrapped: one paragraph per line, with no blank lines, plain or indented.
-                paragraphs.join("\n"),
-                paragraphs
-                    .iter()
-                    .map(|p| format!("{indent}{p}"))
-                    .collect::<Vec<_>>()
-                    .join("\r\n"),
-            ];
-            for (v, wrapped) in variants.iter().enumerate() {
-                total += 1;
-                let got: Vec<String> = split_plain_text(wrapped)
-                    .iter()
-                    .map(|p| squash(p))
-                    .collect();
-                let want: Vec<String> = paragraphs.iter().map(|p| squash(p)).collect();
-                if got != want {
-                    let i = (0..got.len().min(want.len())).find(|&i| got[i] != want[i]);
-                    bad.push(format!(
-                        "{} variant {v}: {} paragraphs, want {}; first difference at {:?}: {:?}",
-                        path.display(),
-                        got.len(),
-                        want.len(),
-                        i,
-                        i.map(|i| (&got[i], &want[i]))
-                    ));
-                }
-            }
-        }
-        eprintln!("{} of {total} re-wrapped files differ", bad.len());
-        for b in bad.iter().take(5) {
-            eprintln!("{b}");
-        }
-        assert!(bad.is_empty());
-    }
-
-    /// The eval-dev benchmark (one paragraph per line, blank lines between, some CRLF/BOM, two GB18030
-    /// files): every text file must split into exactly the paragraphs of truth.json.
-    #[test]
-    fn eval_dev_txt_files() {
-        let Some(dir) = tongwen_testdata::eval_dev_for("eval_dev_txt_files") else {
-            return;
-        };
-        let truth = std::fs::read(dir.join("truth.json")).expect("eval-dev's truth.json");
-        let truth: serde_json::Value = serde_json::from_slice(&truth).expect("truth.json");
-        let squash = |s: &str| s.chars().filter(|c| !c.is_whitespace()).collect::<String>();
-        let mut checked = 0;
-        let mut failures = Vec::new();
-        for (section, key) in [("library", "library"), ("queries", "queries")] {
-            let entries = truth[key].as_object().expect("truth section");
-            for (name, entry) in entries {
-                if !name.ends_with(".txt") {
-                    continue;
-                }
-                let bytes = std::fs::read(dir.join(name)).expect("eval-dev file");
-                let got: Vec<String> = match crate::extract_bytes(
-                    &bytes,
-                    Some("txt"),
-                    &crate::ExtractOptions::default(),
-                ) {
-                    Ok(ex) => ex.paragraphs.into_iter().map(|b| b.text).collect(),
-                    Err(e) => {
-                        failures.push(format!("{name}: {e}"));
-                        continue;
-                    }
-                };
-                checked += 1;
-                if section == "library" {
-                    let want = entry["n_paragraphs"].as_u64().expect("n_paragraphs") as usize;
-                    if got.len() != want {
-                        failures.push(format!("{name}: {} paragraphs, want {want}", got.len()));
-                    }
-                } else {
-                    let want: Vec<String> = entry["paragraphs"]
-                        .as_array()
-                        .expect("paragraphs")
-                        .iter()
-                        .map(|p| squash(p["text"].as_str().expect("text")))
-                        .collect();
-                    let got: Vec<String> = got.iter().map(|p| squash(p)).collect();
-                    if got.len() != want.len() {
-                        failures.push(format!(
-                            "{name}: {} paragraphs, want {}",
-                            got.len(),
-                            want.len()
-                        ));
-                    } else if let Some(i) = (0..got.len()).find(|&i| got[i] != want[i]) {
-                        failures.push(format!(
-                            "{name}: paragraph {i} differs:\n  got  {}\n  want {}",
-                            got[i], want[i]
-                        ));
-                    }
-                }
-            }
-        }
-        eprintln!("eval-dev: {checked} text files checked");
-        assert!(
-            failures.is_empty(),
-            "{} failures; first: {}",
-            failures.len(),
-            failures[0]
-        );
-    }
-}
+mod tests;
