@@ -641,6 +641,8 @@ fn word_processor_documents_read_as_their_paragraphs_and_kinds() {
             &["structures.pdf", "structures-chromium.pdf"][..],
         ),
         ("columns", &["columns.pdf"][..]),
+        // A ruled table whose cells wrap onto several lines: one paragraph per cell.
+        ("cells", &["cells.pdf", "cells-chromium.pdf"][..]),
     ] {
         let expected = expected_paragraphs(&format!("layouts/{name}.json"));
         for file in files {

@@ -859,3 +859,48 @@ fn symbol_font_bullets_read_as_bullets() {
         ]
     );
 }
+
+#[test]
+fn a_ruled_table_reads_cell_by_cell_with_wrapped_cells_whole() {
+    // Two rows, two columns; the right cell of the first row wraps onto two lines, and the second
+    // row's two grid cells are merged (no rule between them). Rules as a word processor draws them:
+    // thin filled boxes.
+    let mut p = Printer::new();
+    p.line(
+        740.0,
+        "A paragraph before the table, long enough to reach the right margin of it all.",
+    );
+    let (left, mid, right) = (LEFT, 200.0, 522.0);
+    let (top, row, bottom) = (730.0, 690.0, 670.0);
+    for y in [top, row, bottom] {
+        p.shape(left, y - 0.25, right, y + 0.25);
+    }
+    for x in [left, right] {
+        p.shape(x - 0.25, bottom, x + 0.25, top);
+    }
+    p.shape(mid - 0.25, row, mid + 0.25, top);
+    p.line_at(left + 4.0, 716.0, "Option");
+    p.line_at(mid + 4.0, 716.0, "what the option does, told at");
+    p.line_at(left + 4.0, 702.0, "--format");
+    p.line_at(mid + 4.0, 702.0, "length over two lines");
+    p.line_at(left + 4.0, 676.0, "A merged cell across the row.");
+    p.line(650.0, "The paragraph after the table.");
+    let blocks = p.blocks();
+    let got: Vec<(&str, BlockKind)> = blocks.iter().map(|b| (b.text.as_str(), b.kind)).collect();
+    assert_eq!(
+        got,
+        [
+            (
+                "A paragraph before the table, long enough to reach the right margin of it all.",
+                BlockKind::Body
+            ),
+            ("Option --format", BlockKind::Table),
+            (
+                "what the option does, told at length over two lines",
+                BlockKind::Table
+            ),
+            ("A merged cell across the row.", BlockKind::Table),
+            ("The paragraph after the table.", BlockKind::Body),
+        ]
+    );
+}

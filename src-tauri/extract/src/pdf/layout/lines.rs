@@ -36,6 +36,8 @@ pub(crate) struct Line {
     /// (object numbers; 0 where untagged).
     pub element_first: u32,
     pub element_last: u32,
+    /// The ruled table cell the line is in (see `tables`): table, row and column, in reading order.
+    pub cell: Option<u32>,
 }
 
 /// The lines of one page, in reading order.
@@ -131,6 +133,7 @@ pub(crate) fn page_lines(page: &PageText) -> PageLines {
     let mut lines: Vec<Line> = raw.iter().filter_map(|r| build_line(page, r)).collect();
     mark_drawn_bullets(&mut lines, &page.shapes);
     fix_reading_order(&mut lines);
+    super::tables::assign_cells(&mut lines, &page.shapes);
     PageLines {
         width: page.width,
         height: page.height,
@@ -442,6 +445,7 @@ pub(super) fn build_line(page: &PageText, raw: &RawLine) -> Option<Line> {
         chars,
         element_first: first.glyph.element,
         element_last: last.glyph.element,
+        cell: None,
     })
 }
 

@@ -73,7 +73,7 @@ impl Metrics {
         let mut ends: Vec<f64> = pages
             .iter()
             .flat_map(|p| p.lines.iter())
-            .filter(|l| l.chars >= 8)
+            .filter(|l| l.chars >= 8 && l.cell.is_none())
             .map(|l| l.x1)
             .collect();
         ends.sort_by(f64::total_cmp);
@@ -245,7 +245,14 @@ pub(super) fn column_starts(lines: &[Line]) -> Vec<f64> {
 /// one), narrowed for indented blocks (quotations) whose lines end together short of the margin.
 pub(super) fn line_margins(page: &PageLines, observed_right: Option<f64>) -> Vec<(f64, f64)> {
     let lines = &page.lines;
-    let starts = column_starts(lines);
+    // A ruled table's cells are not columns of the page.
+    let outside: Vec<Line>;
+    let starts = if lines.iter().any(|l| l.cell.is_some()) {
+        outside = lines.iter().filter(|l| l.cell.is_none()).cloned().collect();
+        column_starts(&outside)
+    } else {
+        column_starts(lines)
+    };
     let margins = if starts.len() <= 1 {
         let left = left_margin(lines);
         let observed = observed_right.unwrap_or(page.width - left).min(page.width);

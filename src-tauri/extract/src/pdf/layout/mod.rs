@@ -21,6 +21,7 @@ mod lines;
 mod metrics;
 mod paragraphs;
 mod running;
+mod tables;
 #[cfg(test)]
 mod tests;
 

@@ -91,7 +91,12 @@ pub(crate) fn paragraphs(pages: &[PageLines]) -> Vec<Block> {
                 (tags && a.element_last != 0 && line.element_first != 0)
                     .then_some(a.element_last != line.element_first)
             });
+            // A ruled table's cell is one paragraph, however its lines lie.
+            let cells = prev.and_then(|(_, _, a)| {
+                (a.cell.is_some() || line.cell.is_some()).then_some(a.cell != line.cell)
+            });
             let breaks = match (prev, out.last()) {
+                _ if cells.is_some() => cells.unwrap_or(true),
                 _ if beside => true,
                 _ if after_marker => false,
                 _ if tagged.is_some() => tagged.unwrap_or(true),
@@ -139,7 +144,7 @@ pub(crate) fn paragraphs(pages: &[PageLines]) -> Vec<Block> {
                 }
             }
             add_line(&mut out, line, joint, &vocab);
-            if new_cell {
+            if new_cell || line.cell.is_some() {
                 if let Some(last) = out.last_mut() {
                     last.cell = true;
                 }
@@ -336,7 +341,11 @@ pub(super) fn ends_within_page(
     // paragraph may start left of its first (a first-line indent) or right of it (a hanging indent).
     // Lines of a centred paragraph move their left edge with their length.
     let moves = (b.x0 - a.x0).abs() > 0.5 * size && !(centred(margins, a) && centred(margins, b));
-    (lines >= 2 && moves) || starts_list_item(b)
+    // A centred line well in from the margin after a line that is not centred: a caption or a title
+    // after a paragraph whose last line is full.
+    let centring_starts =
+        centred(margins, b) && !centred(margins, a) && b.x0 - margins.0 >= 3.0 * size;
+    (lines >= 2 && moves) || centring_starts || starts_list_item(b)
 }
 
 /// Whether a paragraph ends at a page or column break, between `a` and `b` (each with the margins of its

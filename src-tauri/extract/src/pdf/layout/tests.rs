@@ -18,6 +18,7 @@ fn line(text: &str, x0: f64, x1: f64, y: f64) -> Line {
         trailing: String::new(),
         element_first: 0,
         element_last: 0,
+        cell: None,
     }
 }
 
