@@ -643,6 +643,11 @@ fn word_processor_documents_read_as_their_paragraphs_and_kinds() {
         ("columns", &["columns.pdf"][..]),
         // A ruled table whose cells wrap onto several lines: one paragraph per cell.
         ("cells", &["cells.pdf", "cells-chromium.pdf"][..]),
+        // Three-line tables (rules across only), left-aligned with a wrapped cell, and centred.
+        (
+            "three-line",
+            &["three-line.pdf", "three-line-chromium.pdf"][..],
+        ),
     ] {
         let expected = expected_paragraphs(&format!("layouts/{name}.json"));
         for file in files {

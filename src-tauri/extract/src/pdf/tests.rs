@@ -904,3 +904,62 @@ fn a_ruled_table_reads_cell_by_cell_with_wrapped_cells_whole() {
         ]
     );
 }
+
+#[test]
+fn a_three_line_table_reads_cell_by_cell_and_page_rules_are_not_one() {
+    // Rules above and below the header row and below the last row, none between the columns; the
+    // second row's right cell wraps onto two lines.
+    let mut p = Printer::new();
+    p.line(
+        760.0,
+        "A paragraph before the table, long enough to reach the right margin of it all.",
+    );
+    for y in [750.0, 730.0, 686.0] {
+        p.shape(LEFT, y - 0.25, 522.0, y + 0.25);
+    }
+    p.line_at(LEFT, 736.0, "Machine");
+    p.line_at(250.0, 736.0, "System");
+    p.line_at(LEFT, 716.0, "build-01");
+    p.line_at(250.0, 716.0, "Debian 12, kept for checking that old");
+    p.line_at(250.0, 702.0, "build dependencies still resolve");
+    p.line_at(LEFT, 690.0, "build-02");
+    p.line_at(250.0, 690.0, "Debian 11");
+    p.line(660.0, "The paragraph after the table.");
+    let got: Vec<(String, BlockKind)> = p.blocks().into_iter().map(|b| (b.text, b.kind)).collect();
+    let table = |t: &str| (t.to_string(), BlockKind::Table);
+    assert_eq!(
+        got,
+        [
+            (
+                "A paragraph before the table, long enough to reach the right margin of it all."
+                    .to_string(),
+                BlockKind::Body
+            ),
+            table("Machine"),
+            table("System"),
+            table("build-01"),
+            table("Debian 12, kept for checking that old build dependencies still resolve"),
+            table("build-02"),
+            table("Debian 11"),
+            (
+                "The paragraph after the table.".to_string(),
+                BlockKind::Body
+            ),
+        ]
+    );
+
+    // A running head's rule and a footer's rule of the same width hold body text, not a table.
+    let mut p = Printer::new();
+    p.shape(LEFT, 779.75, 522.0, 780.25);
+    p.shape(LEFT, 59.75, 522.0, 60.25);
+    p.line(760.0, "First line of a paragraph that runs on over");
+    p.line_at(300.0, 760.0, "a wide space");
+    p.line(746.0, "and ends here.");
+    assert_eq!(
+        p.blocks()
+            .iter()
+            .filter(|b| b.kind == BlockKind::Table)
+            .count(),
+        0
+    );
+}

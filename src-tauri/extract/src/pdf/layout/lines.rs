@@ -133,7 +133,6 @@ pub(crate) fn page_lines(page: &PageText) -> PageLines {
     let mut lines: Vec<Line> = raw.iter().filter_map(|r| build_line(page, r)).collect();
     mark_drawn_bullets(&mut lines, &page.shapes);
     fix_reading_order(&mut lines);
-    super::tables::assign_cells(&mut lines, &page.shapes);
     PageLines {
         width: page.width,
         height: page.height,
@@ -172,6 +171,8 @@ impl VerticalRules {
 
 /// A gap between two glyphs of a line this many font sizes wide may separate table columns.
 const COLUMN_GAP: f64 = 0.8;
+/// Inside a table ruled only across, a gap this many font sizes wide separates cells.
+const BAND_COLUMN_GAP: f64 = 0.4;
 /// Lines in a row that must share a column start for a table without rules to be seen.
 const MIN_TABLE_ROWS: usize = 3;
 
@@ -232,6 +233,32 @@ fn split_at_aligned_columns(page: &PageText, raw: Vec<RawLine>) -> Vec<RawLine> 
                 for row in cuts.iter_mut().take(end).skip(i) {
                     row.push(x);
                 }
+            }
+        }
+    }
+    // Inside a table ruled only across, any gap of [`BAND_COLUMN_GAP`] separates cells: the rules
+    // say it is a table, and a cell's wrapped text ends just a cell's padding before the next.
+    let bands = super::rules::bands(&page.shapes);
+    if !bands.is_empty() {
+        for (line, row) in raw.iter().zip(cuts.iter_mut()) {
+            let inside = bands.iter().any(|&(top, bottom, left, right)| {
+                line.y < top
+                    && line.y > bottom
+                    && line.x_start >= left - 2.0
+                    && line.x_end <= right + 2.0
+            });
+            if !inside {
+                continue;
+            }
+            let mut prev: Option<&Glyph> = None;
+            for g in line.glyphs.iter().filter_map(|&i| page.glyphs.get(i)) {
+                if is_blank(page.glyph_text(g)) {
+                    continue;
+                }
+                if prev.is_some_and(|p| g.x0 - p.x1 >= BAND_COLUMN_GAP * g.size.max(p.size)) {
+                    row.push(g.x0);
+                }
+                prev = Some(g);
             }
         }
     }

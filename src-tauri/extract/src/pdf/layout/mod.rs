@@ -20,11 +20,17 @@ mod join;
 mod lines;
 mod metrics;
 mod paragraphs;
+mod rules;
 mod running;
 mod tables;
 #[cfg(test)]
 mod tests;
 
-pub(super) use lines::page_lines;
+/// A page's lines in reading order, each ruled table's lines given their cells (see `tables`).
+pub(super) fn page_lines(page: &crate::pdf::content::PageText) -> lines::PageLines {
+    let mut out = lines::page_lines(page);
+    tables::assign_cells(&mut out.lines, &page.shapes);
+    out
+}
 pub(super) use paragraphs::paragraphs;
 pub(super) use running::remove_running_heads;

@@ -3,75 +3,8 @@
 //! cell whose text wraps reads as one paragraph — the lattice reading of pdfplumber and Camelot.
 
 use super::lines::Line;
+use super::rules::{bands, rules, Rule, MAX_RULES, SNAP};
 use crate::pdf::content::Shape;
-
-/// A rule is at most this thick (points) and at least this long.
-const MAX_THICKNESS: f64 = 2.0;
-const MIN_LENGTH: f64 = 4.0;
-/// Rules closer than this (points) are one grid line; a rule's end this near another rule touches it.
-const SNAP: f64 = 2.0;
-/// Pages with more rules than this are drawings, not tables.
-const MAX_RULES: usize = 1000;
-
-/// A horizontal or vertical rule: `at` its x (vertical) or y (horizontal), from `lo` to `hi`.
-#[derive(Debug, Clone, Copy)]
-struct Rule {
-    vertical: bool,
-    at: f64,
-    lo: f64,
-    hi: f64,
-}
-
-impl Rule {
-    fn touches(&self, other: &Rule) -> bool {
-        if self.vertical == other.vertical {
-            (self.at - other.at).abs() <= SNAP
-                && self.lo <= other.hi + SNAP
-                && other.lo <= self.hi + SNAP
-        } else {
-            let (v, h) = if self.vertical {
-                (self, other)
-            } else {
-                (other, self)
-            };
-            v.at >= h.lo - SNAP && v.at <= h.hi + SNAP && h.at >= v.lo - SNAP && h.at <= v.hi + SNAP
-        }
-    }
-}
-
-/// The rules of painted paths: thin filled or stroked boxes, and the four edges of stroked rectangles.
-fn rules(shapes: &[Shape]) -> Vec<Rule> {
-    let mut out = Vec::new();
-    for s in shapes {
-        let (w, h) = (s.width(), s.height());
-        if w <= MAX_THICKNESS && h >= MIN_LENGTH {
-            out.push(Rule {
-                vertical: true,
-                at: (s.x0 + s.x1) / 2.0,
-                lo: s.y0,
-                hi: s.y1,
-            });
-        } else if h <= MAX_THICKNESS && w >= MIN_LENGTH {
-            out.push(Rule {
-                vertical: false,
-                at: (s.y0 + s.y1) / 2.0,
-                lo: s.x0,
-                hi: s.x1,
-            });
-        } else if !s.filled && w >= MIN_LENGTH && h >= MIN_LENGTH {
-            for (vertical, at) in [(true, s.x0), (true, s.x1), (false, s.y0), (false, s.y1)] {
-                let (lo, hi) = if vertical { (s.y0, s.y1) } else { (s.x0, s.x1) };
-                out.push(Rule {
-                    vertical,
-                    at,
-                    lo,
-                    hi,
-                });
-            }
-        }
-    }
-    out
-}
 
 /// One ruled table: its column and row boundaries and the rules that draw them.
 struct Grid {
@@ -192,12 +125,13 @@ fn grids(shapes: &[Shape]) -> Vec<Grid> {
 }
 
 /// Give each line inside a ruled table its cell (see [`Line::cell`]) and put the table's lines in its
-/// reading order, in the places its lines held.
+/// reading order, in the places its lines held. Tables ruled only across (three-line tables, the
+/// usual form in Chinese theses) get their cells from the text's columns and rows.
 pub(super) fn assign_cells(lines: &mut [Line], shapes: &[Shape]) {
-    let grids = grids(shapes);
-    if grids.is_empty() {
+    if shapes.is_empty() {
         return;
     }
+    let grids = grids(shapes);
     let mut members: Vec<Vec<usize>> = vec![Vec::new(); grids.len()];
     for (i, line) in lines.iter_mut().enumerate() {
         let (x, y) = ((line.x0 + line.x1) / 2.0, line.y + 0.3 * line.size);
@@ -210,6 +144,28 @@ pub(super) fn assign_cells(lines: &mut [Line], shapes: &[Shape]) {
             if let Some(m) = members.get_mut(t) {
                 m.push(i);
             }
+        }
+    }
+    for (band, (top, bottom, left, right)) in bands(shapes).into_iter().enumerate() {
+        let table = grids.len() + band;
+        let inside: Vec<usize> = (0..lines.len())
+            .filter(|&i| {
+                lines.get(i).is_some_and(|l| {
+                    l.cell.is_none()
+                        && l.y < top
+                        && l.y > bottom
+                        && l.x0 >= left - SNAP
+                        && l.x1 <= right + SNAP
+                })
+            })
+            .collect();
+        if let Some(cells) = open_cells(lines, &inside) {
+            for (&i, (row, col)) in inside.iter().zip(cells) {
+                if let Some(line) = lines.get_mut(i) {
+                    line.cell = Some(cell_id(table, row, col));
+                }
+            }
+            members.push(inside);
         }
     }
     for slots in members {
@@ -229,6 +185,71 @@ pub(super) fn assign_cells(lines: &mut [Line], shapes: &[Shape]) {
             }
         }
     }
+}
+
+/// The cells of the lines `inside` a table ruled only across, as `(row, column)` each: columns are
+/// the spans of x that the lines cover (separated by white space down the whole table), rows start
+/// at a baseline where the first column has text or more than half the columns do (a baseline with
+/// less continues the cells above it). `None` when the lines make fewer than two columns or rows.
+fn open_cells(lines: &[Line], inside: &[usize]) -> Option<Vec<(usize, usize)>> {
+    let pieces: Vec<&Line> = inside.iter().filter_map(|&i| lines.get(i)).collect();
+    let mut spans: Vec<(f64, f64)> = pieces.iter().map(|l| (l.x0, l.x1)).collect();
+    spans.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mut columns: Vec<(f64, f64)> = Vec::new();
+    for (x0, x1) in spans {
+        match columns.last_mut() {
+            Some(c) if x0 <= c.1 + SNAP => c.1 = c.1.max(x1),
+            _ => columns.push((x0, x1)),
+        }
+    }
+    let column_of = |l: &Line| {
+        let middle = (l.x0 + l.x1) / 2.0;
+        columns
+            .iter()
+            .position(|c| middle >= c.0 - SNAP && middle <= c.1 + SNAP)
+            .unwrap_or(0)
+    };
+    // Baselines, top to bottom.
+    let mut baselines: Vec<f64> = Vec::new();
+    let mut ys: Vec<(f64, f64)> = pieces.iter().map(|l| (l.y, l.size)).collect();
+    ys.sort_by(|a, b| b.0.total_cmp(&a.0));
+    for (y, size) in ys {
+        if baselines.last().is_none_or(|&b| b - y > 0.3 * size) {
+            baselines.push(y);
+        }
+    }
+    if columns.len() < 2 || baselines.len() < 2 {
+        return None;
+    }
+    let baseline_of = |l: &Line| {
+        baselines
+            .iter()
+            .position(|&b| (b - l.y).abs() <= 0.3 * l.size)
+            .unwrap_or(0)
+    };
+    let mut row_of_baseline = Vec::with_capacity(baselines.len());
+    let mut row = 0usize;
+    for k in 0..baselines.len() {
+        let occupied: Vec<usize> = pieces
+            .iter()
+            .filter(|l| baseline_of(l) == k)
+            .map(|l| column_of(l))
+            .collect();
+        let starts = occupied.contains(&0) || occupied.len() * 2 > columns.len();
+        if k > 0 && starts {
+            row += 1;
+        }
+        row_of_baseline.push(row);
+    }
+    Some(
+        pieces
+            .iter()
+            .map(|l| {
+                let r = row_of_baseline.get(baseline_of(l)).copied().unwrap_or(0);
+                (r, column_of(l))
+            })
+            .collect(),
+    )
 }
 
 /// A cell's id: table, row and column, ordered as the table reads.
