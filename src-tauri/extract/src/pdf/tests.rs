@@ -962,4 +962,18 @@ fn a_three_line_table_reads_cell_by_cell_and_page_rules_are_not_one() {
             .count(),
         0
     );
+
+    // An abstract set between two rules, one of its lines with a stretched space: a paragraph.
+    let mut p = Printer::new();
+    p.shape(LEFT, 749.75, 522.0, 750.25);
+    p.shape(LEFT, 709.75, 522.0, 710.25);
+    p.line(
+        736.0,
+        "An abstract between two rules, its lines justified so that some spaces are wide",
+    );
+    p.line(722.0, "as this");
+    p.line_at(LEFT + 40.0, 722.0, "one, still reads as one paragraph.");
+    let blocks = p.blocks();
+    assert_eq!(blocks.len(), 1, "{blocks:?}");
+    assert_eq!(blocks[0].kind, BlockKind::Body);
 }

@@ -171,7 +171,7 @@ impl VerticalRules {
 
 /// A gap between two glyphs of a line this many font sizes wide may separate table columns.
 const COLUMN_GAP: f64 = 0.8;
-/// Inside a table ruled only across, a gap this many font sizes wide separates cells.
+/// Inside a table ruled only across, a gap this many font sizes wide may separate cells.
 const BAND_COLUMN_GAP: f64 = 0.4;
 /// Lines in a row that must share a column start for a table without rules to be seen.
 const MIN_TABLE_ROWS: usize = 3;
@@ -236,29 +236,51 @@ fn split_at_aligned_columns(page: &PageText, raw: Vec<RawLine>) -> Vec<RawLine> 
             }
         }
     }
-    // Inside a table ruled only across, any gap of [`BAND_COLUMN_GAP`] separates cells: the rules
-    // say it is a table, and a cell's wrapped text ends just a cell's padding before the next.
-    let bands = super::rules::bands(&page.shapes);
-    if !bands.is_empty() {
-        for (line, row) in raw.iter().zip(cuts.iter_mut()) {
-            let inside = bands.iter().any(|&(top, bottom, left, right)| {
-                line.y < top
-                    && line.y > bottom
-                    && line.x_start >= left - 2.0
-                    && line.x_end <= right + 2.0
-            });
-            if !inside {
-                continue;
-            }
-            let mut prev: Option<&Glyph> = None;
-            for g in line.glyphs.iter().filter_map(|&i| page.glyphs.get(i)) {
-                if is_blank(page.glyph_text(g)) {
-                    continue;
+    // Inside a table ruled only across, a gap of [`BAND_COLUMN_GAP`] separates cells where the text
+    // after it starts where another of the table's lines starts a piece (a column): the rules say it
+    // is a table, and a cell's wrapped text ends just a cell's padding before the next.
+    for (top, bottom, left, right) in super::rules::bands(&page.shapes) {
+        let members: Vec<usize> = (0..raw.len())
+            .filter(|&i| {
+                raw.get(i).is_some_and(|l| {
+                    l.y < top && l.y > bottom && l.x_start >= left - 2.0 && l.x_end <= right + 2.0
+                })
+            })
+            .collect();
+        let candidates: Vec<(usize, Vec<f64>)> = members
+            .iter()
+            .filter_map(|&i| {
+                let line = raw.get(i)?;
+                let mut xs = Vec::new();
+                let mut prev: Option<&Glyph> = None;
+                for g in line.glyphs.iter().filter_map(|&k| page.glyphs.get(k)) {
+                    if is_blank(page.glyph_text(g)) {
+                        continue;
+                    }
+                    if prev.is_some_and(|p| g.x0 - p.x1 >= BAND_COLUMN_GAP * g.size.max(p.size)) {
+                        xs.push(g.x0);
+                    }
+                    prev = Some(g);
                 }
-                if prev.is_some_and(|p| g.x0 - p.x1 >= BAND_COLUMN_GAP * g.size.max(p.size)) {
-                    row.push(g.x0);
+                Some((i, xs))
+            })
+            .collect();
+        let starts_elsewhere = |line: usize, x: f64| {
+            candidates.iter().any(|(other, xs)| {
+                *other != line
+                    && (raw
+                        .get(*other)
+                        .is_some_and(|l| (l.x_start - x).abs() <= 1.0)
+                        || xs.iter().any(|&ox| (ox - x).abs() <= 1.0))
+            })
+        };
+        for (i, xs) in &candidates {
+            for &x in xs {
+                if starts_elsewhere(*i, x) {
+                    if let Some(row) = cuts.get_mut(*i) {
+                        row.push(x);
+                    }
                 }
-                prev = Some(g);
             }
         }
     }
