@@ -143,15 +143,6 @@ impl<'a> Words<'a> {
 
     /// Whether `head` (before a line-end hyphen) and `tail` (the next line) spell a word of the text.
     fn joins(&self, head: &str, tail: &str) -> bool {
-        let head: String = head
-            .chars()
-            .rev()
-            .take_while(|c| c.is_alphabetic())
-            .collect::<Vec<_>>()
-            .into_iter()
-            .rev()
-            .collect();
-        let tail: String = tail.chars().take_while(|c| c.is_alphabetic()).collect();
         // Latin words as the text spells them (hyphenation is a matter of alphabetic scripts).
         let words = self.words.get_or_init(|| {
             self.text
@@ -159,7 +150,7 @@ impl<'a> Words<'a> {
                 .filter(|w| w.len() > 2)
                 .collect()
         });
-        let joined = head + &tail;
+        let joined = rejoined(head, tail);
         words.contains(joined.as_str()) || words.contains(joined.to_lowercase().as_str())
     }
 }
@@ -633,6 +624,20 @@ fn join_line(
         current.push(' ');
     }
     current.push_str(line.content);
+}
+
+/// The word a line-end hyphen splits: the letters `head` ends with (before its hyphen) and those
+/// `tail` starts with, joined (`exam` + `ple and` gives `example`).
+pub(crate) fn rejoined(head: &str, tail: &str) -> String {
+    let start = head
+        .char_indices()
+        .rev()
+        .take_while(|(_, c)| c.is_alphabetic())
+        .last()
+        .map_or(head.len(), |(i, _)| i);
+    let mut word = head.get(start..).unwrap_or_default().to_string();
+    word.extend(tail.chars().take_while(|c| c.is_alphabetic()));
+    word
 }
 
 /// A CJK character on one side and a Latin letter or digit on the other.

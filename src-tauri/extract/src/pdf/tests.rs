@@ -746,18 +746,30 @@ fn pdf_with_content(content: &[u8]) -> Vec<u8> {
 
 /// A one-page PDF whose page content stream has `dict` and the raw (possibly encoded) `bytes`.
 fn pdf_with_stream(dict: lopdf::Dictionary, bytes: &[u8]) -> Vec<u8> {
-    use lopdf::{dictionary, Document, Object, Stream};
+    use lopdf::{dictionary, Document, Stream};
     let mut doc = Document::with_version("1.5");
     let pages_id = doc.new_object_id();
     let font_id = doc.add_object(dictionary! {
         "Type" => "Font", "Subtype" => "Type1", "BaseFont" => "Helvetica",
     });
     let content_id = doc.add_object(Stream::new(dict, bytes.to_vec()).with_compression(false));
+    let fonts = dictionary! { "F1" => font_id };
+    one_page_pdf(doc, pages_id, fonts, content_id)
+}
+
+/// Finish `doc` as one A4 page (the page tree `pages_id`, reserved) drawing `content_id` with `fonts`.
+fn one_page_pdf(
+    mut doc: lopdf::Document,
+    pages_id: lopdf::ObjectId,
+    fonts: lopdf::Dictionary,
+    content_id: lopdf::ObjectId,
+) -> Vec<u8> {
+    use lopdf::{dictionary, Object};
     let page_id = doc.add_object(dictionary! {
         "Type" => "Page",
         "Parent" => pages_id,
         "Contents" => content_id,
-        "Resources" => dictionary! { "Font" => dictionary! { "F1" => font_id } },
+        "Resources" => dictionary! { "Font" => fonts },
         "MediaBox" => vec![0.into(), 0.into(), 595.into(), 842.into()],
     });
     doc.objects.insert(
@@ -828,25 +840,8 @@ fn symbol_font_bullets_read_as_bullets() {
         BT /F2 12 Tf 90 680 Td (\xb7) Tj ET BT /F1 12 Tf 108 680 Td (first item) Tj ET \
         BT /F3 12 Tf 90 660 Td (\xa7) Tj ET BT /F1 12 Tf 108 660 Td (second item) Tj ET";
     let content_id = doc.add_object(Stream::new(dictionary! {}, content.to_vec()));
-    let page_id = doc.add_object(dictionary! {
-        "Type" => "Page",
-        "Parent" => pages_id,
-        "Contents" => content_id,
-        "Resources" => dictionary! { "Font" => dictionary! {
-            "F1" => helvetica, "F2" => symbol, "F3" => wingdings,
-        } },
-        "MediaBox" => vec![0.into(), 0.into(), 595.into(), 842.into()],
-    });
-    doc.objects.insert(
-        pages_id,
-        Object::Dictionary(dictionary! {
-            "Type" => "Pages", "Kids" => vec![page_id.into()], "Count" => 1,
-        }),
-    );
-    let catalog_id = doc.add_object(dictionary! { "Type" => "Catalog", "Pages" => pages_id });
-    doc.trailer.set("Root", catalog_id);
-    let mut bytes = Vec::new();
-    doc.save_to(&mut bytes).expect("save");
+    let fonts = dictionary! { "F1" => helvetica, "F2" => symbol, "F3" => wingdings };
+    let bytes = one_page_pdf(doc, pages_id, fonts, content_id);
     let mut blocks = extract(&bytes).expect("reads");
     crate::kinds::classify(&mut blocks, crate::Format::Pdf);
     let got: Vec<(String, BlockKind)> = blocks.into_iter().map(|b| (b.text, b.kind)).collect();

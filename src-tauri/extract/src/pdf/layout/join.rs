@@ -68,18 +68,10 @@ impl Vocabulary {
                 let Some(head) = a.text.strip_suffix('-') else {
                     return false;
                 };
-                let head: String = head
-                    .chars()
-                    .rev()
-                    .take_while(|c| c.is_alphabetic())
-                    .collect::<Vec<_>>()
-                    .into_iter()
-                    .rev()
-                    .collect();
-                let rest: String = b.text.chars().take_while(|c| c.is_alphabetic()).collect();
-                !head.is_empty()
-                    && rest.chars().next().is_some_and(char::is_lowercase)
-                    && self.words.contains(&format!("{head}{rest}").to_lowercase())
+                let joined = crate::paragraphs::rejoined(head, &b.text);
+                head.ends_with(char::is_alphabetic)
+                    && b.text.starts_with(char::is_lowercase)
+                    && self.words.contains(&joined.to_lowercase())
             })
         })
     }
