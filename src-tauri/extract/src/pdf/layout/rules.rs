@@ -8,8 +8,9 @@ pub(super) const MAX_THICKNESS: f64 = 2.0;
 pub(super) const MIN_LENGTH: f64 = 4.0;
 /// Rules closer than this (points) are one grid line; a rule's end this near another rule touches it.
 pub(super) const SNAP: f64 = 2.0;
-/// Pages with more rules than this are drawings, not tables.
-pub(super) const MAX_RULES: usize = 1000;
+/// Pages with more rules than this are drawings, not tables (and the grid, which compares every pair
+/// of rules, stays within a few times the cost of reading the rules).
+pub(super) const MAX_RULES: usize = 300;
 
 /// A horizontal or vertical rule: `at` its x (vertical) or y (horizontal), from `lo` to `hi`.
 #[derive(Debug, Clone, Copy)]
