@@ -972,3 +972,29 @@ fn a_three_line_table_reads_cell_by_cell_and_page_rules_are_not_one() {
     assert_eq!(blocks.len(), 1, "{blocks:?}");
     assert_eq!(blocks[0].kind, BlockKind::Body);
 }
+
+#[test]
+fn numbered_items_whose_lines_are_full_stay_apart() {
+    // Each item one line that reaches the margin, the next item's number at the same place.
+    let mut p = Printer::new();
+    let full = |n: u32| format!("{n}. {}", "x".repeat(83));
+    for (i, n) in (1..=3).enumerate() {
+        assert!(p.line(700.0 - 14.0 * i as f64, &full(n)) > 515.0);
+    }
+    p.line(650.0, "A paragraph after the list, below a gap.");
+    let got = p.paragraphs();
+    assert_eq!(got.len(), 4, "{got:#?}");
+    assert!(
+        got[1].starts_with("2. ") && got[3].starts_with("A paragraph"),
+        "{got:#?}"
+    );
+    // A number that continues a sentence on the next line is not an item: the paragraph before it
+    // is not one.
+    let mut p = Printer::new();
+    p.line(
+        700.0,
+        &format!("The version that ships is {}", "x".repeat(70)),
+    );
+    p.line(686.0, "2. It is the second one.");
+    assert_eq!(p.paragraphs().len(), 1);
+}

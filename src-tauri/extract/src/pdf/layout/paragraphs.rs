@@ -100,6 +100,10 @@ pub(crate) fn paragraphs(pages: &[PageLines]) -> Vec<Block> {
                 _ if beside => true,
                 _ if after_marker => false,
                 _ if tagged.is_some() => tagged.unwrap_or(true),
+                // The next number of a numbered list starts an item, even after a full line.
+                (Some(_), Some(para)) if numbered_item(&para.text) && numbered_item(&line.text) => {
+                    true
+                }
                 (Some((prev_page, prev_index, a)), Some(para))
                     if prev_page == page_index && line.y < a.y =>
                 {
@@ -223,6 +227,17 @@ pub(super) fn is_marker(text: &str) -> bool {
         && (label.chars().all(|c| c.is_ascii_digit())
             || (label.len() == 1 && label.chars().all(|c| c.is_ascii_lowercase())));
     bullet || numbered
+}
+
+/// Whether a text starts with an item number: `1.`, `2)`, `(3)`, `4、`, followed by a space or by
+/// text that is not a digit (not `1.5 GB`).
+pub(super) fn numbered_item(text: &str) -> bool {
+    let rest = text.strip_prefix(['(', '（']).unwrap_or(text);
+    let digits = rest.chars().take_while(char::is_ascii_digit).count();
+    let mut after = rest[digits..].chars();
+    (1..=3).contains(&digits)
+        && after.next().is_some_and(|c| ".)、．）".contains(c))
+        && after.next().is_some_and(|c| !c.is_ascii_digit())
 }
 
 fn is_bullet(c: char) -> bool {
