@@ -229,7 +229,7 @@ fn chapter_heading(t: &str) -> bool {
 /// `图 1 …`, `图1-2 …`, `表 3.1 …`, `Figure 2.`, `Fig. 3`, `Table 4:` (short).
 pub fn is_caption(text: &str) -> bool {
     let t = text.trim();
-    if t.chars().count() > MAX_CAPTION {
+    if t.chars().nth(MAX_CAPTION).is_some() {
         return false;
     }
     let lower = t.to_lowercase();
@@ -246,21 +246,25 @@ pub fn is_references_heading(text: &str) -> bool {
         .trim_start_matches(|c: char| {
             c.is_ascii_digit() || c.is_whitespace() || ".、第章".contains(c)
         })
-        .trim_end_matches(|c: char| c.is_whitespace() || "：:".contains(c))
-        .to_lowercase();
-    matches!(
-        t.as_str(),
-        "参考文献" | "引用文献" | "参考资料" | "references" | "bibliography" | "works cited"
-    )
+        .trim_end_matches(|c: char| c.is_whitespace() || "：:".contains(c));
+    // The longest name is 12 bytes: a long paragraph is not lowercased to find that out.
+    t.len() <= 16
+        && matches!(
+            t.to_lowercase().as_str(),
+            "参考文献" | "引用文献" | "参考资料" | "references" | "bibliography" | "works cited"
+        )
 }
 
 fn ends_references(text: &str) -> bool {
-    let t = text.trim().to_lowercase();
-    t.chars().count() <= 20
-        && ["附录", "致谢", "appendix", "acknowledg"].iter().any(|w| {
-            t.trim_start_matches(|c: char| !c.is_alphabetic())
-                .starts_with(w)
-        })
+    let t = text.trim();
+    if t.chars().nth(20).is_some() {
+        return false;
+    }
+    let t = t.to_lowercase();
+    ["附录", "致谢", "appendix", "acknowledg"].iter().any(|w| {
+        t.trim_start_matches(|c: char| !c.is_alphabetic())
+            .starts_with(w)
+    })
 }
 
 /// For each paragraph, whether it lies in the references section (the heading itself included).
