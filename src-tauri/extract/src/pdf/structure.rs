@@ -1,5 +1,5 @@
-//! Tagged PDFs' logical structure: which paragraph-level structure element (`P`, `H1`, `LI`, `TD` …)
-//! each marked-content sequence of a page belongs to.
+//! Tagged PDFs' logical structure: which paragraph-level structure element (`P`, `H1`, `LI`, `TD`, a
+//! `Div` holding text …) each marked-content sequence of a page belongs to.
 //!
 //! Word's and Chromium's PDFs (and LibreOffice's when asked) are tagged: the text of each paragraph is
 //! drawn inside `BDC` sequences with a `/MCID`, and the document's structure tree says, through its
@@ -15,24 +15,28 @@ const MAX_DEPTH: usize = 16;
 /// Marked-content ids of one page mapped at most (beyond them the page reads untagged).
 const MAX_MCIDS: usize = 100_000;
 
-/// Structure types that hold a paragraph's text (after the document's role map).
-const BLOCK_TYPES: &[&[u8]] = &[
-    b"P",
-    b"H",
-    b"H1",
-    b"H2",
-    b"H3",
-    b"H4",
-    b"H5",
-    b"H6",
-    b"LI",
-    b"TD",
-    b"TH",
-    b"Caption",
-    b"BlockQuote",
-    b"Note",
-    b"Title",
-    b"TOCI",
+/// Structure types inside a paragraph (after the document's role map): text in one of them belongs to
+/// the element around it. A list item's label and body belong to the item.
+const INLINE_TYPES: &[&[u8]] = &[
+    b"Span",
+    b"Link",
+    b"Em",
+    b"Strong",
+    b"Code",
+    b"Quote",
+    b"Reference",
+    b"BibEntry",
+    b"Annot",
+    b"Ruby",
+    b"RB",
+    b"RT",
+    b"RP",
+    b"Warichu",
+    b"WT",
+    b"WP",
+    b"Sub",
+    b"Lbl",
+    b"LBody",
 ];
 
 /// The paragraph-level element of each marked-content id of one page, as the element's object number
@@ -135,27 +139,32 @@ fn number_tree_get<'a>(
     })
 }
 
-/// The nearest element at or above `id` whose type holds a paragraph (its object number; 0 if none).
+/// The element that holds the text of element `id`: `id` itself, or, for an inline element (a span,
+/// a link, a list item's label or body, a `NonStruct` wrapping one run of text), the nearest element
+/// around it that is not inline. Grouping elements are never looked through: two `Div`s are two
+/// paragraphs even inside one `BlockQuote`.
 fn block_of(doc: &Document, mut id: ObjectId, role_map: Option<&Dictionary>) -> u32 {
-    for _ in 0..MAX_DEPTH {
+    for depth in 0..MAX_DEPTH {
         let Ok(element) = doc.get_dictionary(id) else {
             return 0;
         };
         let kind = element.get(b"S").and_then(Object::as_name).ok();
-        if kind.is_some_and(|k| is_block(k, role_map)) {
+        // Chromium wraps every run of text in a `NonStruct` of its own: the element around it counts.
+        let wrapper = depth == 0 && kind == Some(b"NonStruct".as_slice());
+        if !wrapper && !kind.is_some_and(|k| is_inline(k, role_map)) {
             return id.0;
         }
         match element.get(b"P") {
             Ok(Object::Reference(parent)) => id = *parent,
-            _ => return 0,
+            _ => return id.0,
         }
     }
     0
 }
 
-fn is_block<'a>(mut kind: &'a [u8], role_map: Option<&'a Dictionary>) -> bool {
+fn is_inline<'a>(mut kind: &'a [u8], role_map: Option<&'a Dictionary>) -> bool {
     for _ in 0..4 {
-        if BLOCK_TYPES.contains(&kind) {
+        if INLINE_TYPES.contains(&kind) {
             return true;
         }
         match role_map.and_then(|m| m.get(kind).and_then(Object::as_name).ok()) {

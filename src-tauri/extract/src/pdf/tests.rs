@@ -998,3 +998,32 @@ fn numbered_items_whose_lines_are_full_stay_apart() {
     p.line(686.0, "2. It is the second one.");
     assert_eq!(p.paragraphs().len(), 1);
 }
+
+#[test]
+fn a_framed_note_is_not_a_table() {
+    // A stroked box around a note's title and text (a sidebar, an admonition): one box, no cells.
+    let mut p = Printer::new();
+    p.line(
+        760.0,
+        "A paragraph before the note, long enough to reach the right margin of it all.",
+    );
+    p.page.shapes.push(Shape {
+        x0: LEFT - 4.0,
+        y0: 690.0,
+        x1: 526.0,
+        y1: 745.0,
+        filled: false,
+    });
+    p.line(730.0, "NOTE A title");
+    p.line(
+        712.0,
+        "The note's text, which runs over two lines of the box because it is long enough",
+    );
+    p.line(698.0, "to need them.");
+    let blocks = p.blocks();
+    assert!(
+        blocks.iter().all(|b| b.kind != BlockKind::Table),
+        "{blocks:?}"
+    );
+    assert_eq!(blocks.len(), 3, "{blocks:?}");
+}

@@ -119,7 +119,12 @@ fn grids(shapes: &[Shape]) -> Vec<Grid> {
             let xs = positions(&rules, true);
             let mut ys = positions(&rules, false);
             ys.reverse();
-            (xs.len() >= 2 && ys.len() >= 2).then_some(Grid { xs, ys, rules })
+            // One box (a framed note or sidebar) is not a table: at least two cells.
+            (xs.len() >= 2 && ys.len() >= 2 && xs.len() + ys.len() >= 5).then_some(Grid {
+                xs,
+                ys,
+                rules,
+            })
         })
         .collect()
 }
