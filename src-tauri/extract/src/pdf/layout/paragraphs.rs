@@ -16,6 +16,9 @@ pub(super) struct Para {
     pub(super) note: bool,
     /// Shares a baseline with the paragraph before or after it: a table cell.
     pub(super) cell: bool,
+    /// Where its last line is (page, line) and that line's structure element (0 if untagged).
+    pub(super) last: (usize, usize),
+    pub(super) element: u32,
 }
 
 /// Rebuild the document's paragraphs from its pages' lines.
@@ -73,6 +76,24 @@ pub(crate) fn paragraphs(pages: &[PageLines]) -> Vec<Block> {
                 }
                 prev_note = Some(line);
                 continue;
+            }
+            // A tagged paragraph that runs on to this page although other text was drawn after it on
+            // the page before (a browser draws code blocks and figures last): it is continued, after
+            // that text.
+            if tags && line_index == 0 && line.element_first != 0 {
+                let open =
+                    out.iter().rev().take(16).position(|p| {
+                        p.element == line.element_first && p.last.0 + 1 == page_index
+                    });
+                if let Some(back) = open.filter(|&back| back > 0) {
+                    let index = out.len() - 1 - back;
+                    let para = out.remove(index);
+                    let (p, i) = para.last;
+                    if let Some(a) = pages.get(p).and_then(|pg| pg.lines.get(i)) {
+                        prev = Some((p, i, a));
+                    }
+                    out.push(para);
+                }
             }
             // Beside the line before, on its baseline: both are table cells.
             let beside = prev.is_some_and(|(prev_page, _, a)| {
@@ -152,6 +173,10 @@ pub(crate) fn paragraphs(pages: &[PageLines]) -> Vec<Block> {
                 if let Some(last) = out.last_mut() {
                     last.cell = true;
                 }
+            }
+            if let Some(last) = out.last_mut() {
+                last.last = (page_index, line_index);
+                last.element = line.element_last;
             }
             prev = Some((page_index, line_index, line));
         }
@@ -267,6 +292,8 @@ pub(super) fn add_line(
         _ => paras.push(Para {
             note: false,
             cell: false,
+            last: (0, 0),
+            element: 0,
             text: line.text.clone(),
             lines: 1,
             max_size: line.size,
