@@ -531,18 +531,18 @@ fn split_block(
     // A block in another script is measured by characters too when the document's Chinese blocks are
     // wrapped at a number of characters (an English paragraph in a Chinese file wrapped at 30).
     let cjk = cjk_percent(lines) >= CJK_MIXED_SHARE;
+    // Units up to a space differ from the usual ones only where CJK comes before a line's first
+    // space.
+    let spaced_differs = lines.iter().skip(1).any(|l| {
+        let first = l.trim_start().split(' ').next().unwrap_or_default();
+        first.chars().any(is_cjk)
+    });
     let plan = wraps
         .iter()
         .filter(|(metric, wrap)| *metric == Metric::Columns || cjk || wrap.is_some())
         .find_map(|&(metric, wrap)| {
             // Wrapped at any break, or only at spaces: whichever explains more of the breaks (the
             // first on a tie).
-            // Units up to a space differ from the usual ones only where CJK comes before a line's
-            // first space.
-            let spaced_differs = lines.iter().skip(1).any(|l| {
-                let first = l.trim_start().split(' ').next().unwrap_or_default();
-                first.chars().any(is_cjk)
-            });
             let plain = Some(Plan::new(lines, wrap, metric, false)).filter(Plan::wrapped);
             if !spaced_differs || plain.as_ref().is_some_and(|p| p.unexplained == 0) {
                 return plain;
@@ -640,6 +640,11 @@ pub(crate) fn rejoined(head: &str, tail: &str) -> String {
     word
 }
 
+/// Whether a character is a list bullet (the PDF reader's too).
+pub(crate) fn is_bullet(c: char) -> bool {
+    "•·◦▪▫●○■□◆◇►▶※➢✓‣⁃❑❖".contains(c)
+}
+
 /// A CJK character on one side and a Latin letter or digit on the other.
 fn cjk_meets_latin(before: Option<char>, after: Option<char>) -> bool {
     match (before, after) {
@@ -693,26 +698,7 @@ fn list_marker(content: &str) -> Option<Marker> {
     if matches!(first, '-' | '*' | '+') {
         return followed_by_space(rest).then_some(Marker::Weak);
     }
-    if matches!(
-        first,
-        '•' | '·'
-            | '◦'
-            | '▪'
-            | '▫'
-            | '●'
-            | '○'
-            | '■'
-            | '□'
-            | '◆'
-            | '◇'
-            | '►'
-            | '▶'
-            | '※'
-            | '➢'
-            | '✓'
-            | '❑'
-            | '❖'
-    ) {
+    if is_bullet(first) {
         return (!rest.is_empty()).then_some(Marker::Strong);
     }
     // (1) (a) (iv) followed by a space; （1） （一） with or without one.

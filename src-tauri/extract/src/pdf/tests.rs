@@ -943,13 +943,23 @@ fn a_three_line_table_reads_cell_by_cell_and_page_rules_are_not_one() {
         ]
     );
 
-    // A running head's rule and a footer's rule of the same width hold body text, not a table.
+    // A running head's rule and a footer's rule of the same width hold a page of two columns of
+    // body text, not a table (were they one, the columns would be its cells).
     let mut p = Printer::new();
     p.shape(LEFT, 779.75, 522.0, 780.25);
     p.shape(LEFT, 59.75, 522.0, 60.25);
-    p.line(760.0, "First line of a paragraph that runs on over");
-    p.line_at(300.0, 760.0, "a wide space");
-    p.line(746.0, "and ends here.");
+    for x in [LEFT, 320.0] {
+        for (i, text) in [
+            "A column of body text that",
+            "runs on over three lines",
+            "and ends.",
+        ]
+        .iter()
+        .enumerate()
+        {
+            p.line_at(x, 760.0 - 14.0 * i as f64, text);
+        }
+    }
     assert_eq!(
         p.blocks()
             .iter()

@@ -1,6 +1,7 @@
 //! Placed glyphs to lines: glyphs on one baseline gathered, spaces drawn or judged from gaps, note
 //! marks dropped, lines put in reading order.
 
+use super::rules::{Band, PageRules, Rule};
 use crate::pdf::content::{is_bad_char, Glyph, PageText, Shape};
 use crate::pdf::glyphs::is_wide;
 
@@ -96,8 +97,8 @@ impl RawLine {
 
 /// Group a page's glyphs into lines: a vertical rule between two glyphs (a table's) or a column of text
 /// starts (a table without rules) separates them.
-pub(crate) fn page_lines(page: &PageText) -> PageLines {
-    let rules = VerticalRules::of(&page.shapes);
+pub(crate) fn page_lines(page: &PageText, page_rules: &PageRules) -> PageLines {
+    let rules = VerticalRules::of(&page_rules.rules);
     let joins = |l: &RawLine, g: &Glyph| l.accepts(g) && !rules.between(l.x_end, g);
     let mut raw: Vec<RawLine> = Vec::new();
     let mut current: Option<usize> = None;
@@ -129,7 +130,7 @@ pub(crate) fn page_lines(page: &PageText) -> PageLines {
             }
         }
     }
-    let raw = split_at_aligned_columns(page, raw);
+    let raw = split_at_aligned_columns(page, raw, &page_rules.bands);
     let mut lines: Vec<Line> = raw.iter().filter_map(|r| build_line(page, r)).collect();
     mark_drawn_bullets(&mut lines, &page.shapes);
     fix_reading_order(&mut lines);
@@ -140,18 +141,14 @@ pub(crate) fn page_lines(page: &PageText) -> PageLines {
     }
 }
 
-/// A page's vertical rules (thin painted boxes, at least a few points tall), by position.
-struct VerticalRules(Vec<Shape>);
+/// A page's vertical rules, by position.
+struct VerticalRules(Vec<Rule>);
 
 impl VerticalRules {
-    fn of(shapes: &[Shape]) -> VerticalRules {
-        let mut rules: Vec<Shape> = shapes
-            .iter()
-            .filter(|s| s.width() <= 2.0 && s.height() >= 4.0)
-            .copied()
-            .collect();
-        rules.sort_by(|a, b| a.x0.total_cmp(&b.x0));
-        VerticalRules(rules)
+    fn of(rules: &[Rule]) -> VerticalRules {
+        let mut vertical: Vec<Rule> = rules.iter().filter(|r| r.vertical).copied().collect();
+        vertical.sort_by(|a, b| a.at.total_cmp(&b.at));
+        VerticalRules(vertical)
     }
 
     /// Whether a rule stands between `x_end` (where a line's glyphs end) and glyph `g`, across its baseline.
@@ -159,14 +156,30 @@ impl VerticalRules {
         if self.0.is_empty() || g.x0 - x_end < 0.05 * g.size {
             return false;
         }
-        let from = self.0.partition_point(|r| r.x1 < x_end);
+        let from = self.0.partition_point(|r| r.at < x_end);
         self.0
             .get(from..)
             .unwrap_or_default()
             .iter()
-            .take_while(|r| r.x0 <= g.x0)
-            .any(|r| r.y0 <= g.y + 0.3 * g.size && r.y1 >= g.y)
+            .take_while(|r| r.at <= g.x0)
+            .any(|r| r.lo <= g.y + 0.3 * g.size && r.hi >= g.y)
     }
+}
+
+/// Where text resumes after each gap of at least `gap` font sizes between two glyphs of a line.
+fn resumes_after_gaps(page: &PageText, line: &RawLine, gap: f64) -> Vec<f64> {
+    let mut out = Vec::new();
+    let mut prev: Option<&Glyph> = None;
+    for g in line.glyphs.iter().filter_map(|&i| page.glyphs.get(i)) {
+        if is_blank(page.glyph_text(g)) {
+            continue;
+        }
+        if prev.is_some_and(|p| g.x0 - p.x1 >= gap * g.size.max(p.size)) {
+            out.push(g.x0);
+        }
+        prev = Some(g);
+    }
+    out
 }
 
 /// A gap between two glyphs of a line this many font sizes wide may separate table columns.
@@ -180,38 +193,20 @@ const MIN_TABLE_ROWS: usize = 3;
 /// consecutive lines each have a gap of [`COLUMN_GAP`] font sizes after which text starts at the same
 /// place, each line is cut there (as pdfminer and poppler cut text runs at wide gaps, but only where
 /// the rows agree, so that a justified line's stretched space is never taken for a column).
-fn split_at_aligned_columns(page: &PageText, raw: Vec<RawLine>) -> Vec<RawLine> {
-    // Per line: the x where text resumes after each wide gap, and the glyph index it resumes at.
-    let starts: Vec<Vec<(f64, usize)>> = raw
+fn split_at_aligned_columns(page: &PageText, raw: Vec<RawLine>, bands: &[Band]) -> Vec<RawLine> {
+    // Per line: the x where text resumes after each wide gap.
+    let starts: Vec<Vec<f64>> = raw
         .iter()
-        .map(|line| {
-            let mut out = Vec::new();
-            let mut prev: Option<&Glyph> = None;
-            for (k, g) in line
-                .glyphs
-                .iter()
-                .filter_map(|&i| page.glyphs.get(i))
-                .enumerate()
-            {
-                if is_blank(page.glyph_text(g)) {
-                    continue;
-                }
-                if prev.is_some_and(|p| g.x0 - p.x1 >= COLUMN_GAP * g.size.max(p.size)) {
-                    out.push((g.x0, k));
-                }
-                prev = Some(g);
-            }
-            out
-        })
+        .map(|line| resumes_after_gaps(page, line, COLUMN_GAP))
         .collect();
     let shares = |i: usize, x: f64| {
         starts
             .get(i)
-            .is_some_and(|s| s.iter().any(|&(sx, _)| (sx - x).abs() <= 1.0))
+            .is_some_and(|s| s.iter().any(|&sx| (sx - x).abs() <= 1.0))
     };
     let mut cuts: Vec<Vec<f64>> = vec![Vec::new(); raw.len()];
     for (i, line_starts) in starts.iter().enumerate() {
-        for &(x, _) in line_starts {
+        for &x in line_starts {
             if cuts
                 .get(i)
                 .is_some_and(|c| c.iter().any(|&cx| (cx - x).abs() <= 1.0))
@@ -239,7 +234,7 @@ fn split_at_aligned_columns(page: &PageText, raw: Vec<RawLine>) -> Vec<RawLine> 
     // Inside a table ruled only across, a gap of [`BAND_COLUMN_GAP`] separates cells where the text
     // after it starts where another of the table's lines starts a piece (a column): the rules say it
     // is a table, and a cell's wrapped text ends just a cell's padding before the next.
-    for (top, bottom, left, right) in super::rules::bands(&page.shapes) {
+    for &(top, bottom, left, right) in bands {
         let members: Vec<usize> = (0..raw.len())
             .filter(|&i| {
                 raw.get(i).is_some_and(|l| {
@@ -249,21 +244,7 @@ fn split_at_aligned_columns(page: &PageText, raw: Vec<RawLine>) -> Vec<RawLine> 
             .collect();
         let candidates: Vec<(usize, Vec<f64>)> = members
             .iter()
-            .filter_map(|&i| {
-                let line = raw.get(i)?;
-                let mut xs = Vec::new();
-                let mut prev: Option<&Glyph> = None;
-                for g in line.glyphs.iter().filter_map(|&k| page.glyphs.get(k)) {
-                    if is_blank(page.glyph_text(g)) {
-                        continue;
-                    }
-                    if prev.is_some_and(|p| g.x0 - p.x1 >= BAND_COLUMN_GAP * g.size.max(p.size)) {
-                        xs.push(g.x0);
-                    }
-                    prev = Some(g);
-                }
-                Some((i, xs))
-            })
+            .filter_map(|&i| Some((i, resumes_after_gaps(page, raw.get(i)?, BAND_COLUMN_GAP))))
             .collect();
         let starts_elsewhere = |line: usize, x: f64| {
             candidates.iter().any(|(other, xs)| {

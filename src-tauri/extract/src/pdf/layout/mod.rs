@@ -28,8 +28,9 @@ mod tests;
 
 /// A page's lines in reading order, each ruled table's lines given their cells (see `tables`).
 pub(super) fn page_lines(page: &crate::pdf::content::PageText) -> lines::PageLines {
-    let mut out = lines::page_lines(page);
-    tables::assign_cells(&mut out.lines, &page.shapes);
+    let rules = rules::PageRules::of(&page.shapes);
+    let mut out = lines::page_lines(page, &rules);
+    tables::assign_cells(&mut out.lines, &rules);
     out
 }
 pub(super) use paragraphs::paragraphs;

@@ -4,6 +4,7 @@
 use super::join::{join, BreakSpace, Vocabulary};
 use super::lines::{Line, PageLines};
 use super::metrics::Metrics;
+use crate::paragraphs::is_bullet;
 use crate::pdf::glyphs::is_wide;
 use crate::{Block, BlockKind};
 
@@ -263,10 +264,6 @@ pub(super) fn numbered_item(text: &str) -> bool {
     (1..=3).contains(&digits)
         && after.next().is_some_and(|c| ".)、．）".contains(c))
         && after.next().is_some_and(|c| !c.is_ascii_digit())
-}
-
-fn is_bullet(c: char) -> bool {
-    "•◦▪▫●○■□◆◇►▶➢✓‣⁃❑❖".contains(c)
 }
 
 /// Whether a line starts with a bullet: a list item, which starts a paragraph.

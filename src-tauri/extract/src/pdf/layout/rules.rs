@@ -39,7 +39,7 @@ impl Rule {
 }
 
 /// The rules of painted paths: thin filled or stroked boxes, and the four edges of stroked rectangles.
-pub(super) fn rules(shapes: &[Shape]) -> Vec<Rule> {
+fn rules(shapes: &[Shape]) -> Vec<Rule> {
     let mut out = Vec::new();
     for s in shapes {
         let (w, h) = (s.width(), s.height());
@@ -72,12 +72,28 @@ pub(super) fn rules(shapes: &[Shape]) -> Vec<Rule> {
     out
 }
 
+/// A table ruled only across: `(top, bottom, left, right)`.
+pub(super) type Band = (f64, f64, f64, f64);
+
+/// A page's rules and the tables ruled only across they draw, found once per page.
+pub(super) struct PageRules {
+    pub(super) rules: Vec<Rule>,
+    pub(super) bands: Vec<Band>,
+}
+
+impl PageRules {
+    pub(super) fn of(shapes: &[Shape]) -> PageRules {
+        let rules = rules(shapes);
+        let bands = bands(&rules);
+        PageRules { rules, bands }
+    }
+}
+
 /// Tables ruled only across: stacks of horizontal rules of one extent that touch no vertical rule, as
 /// `(top, bottom, left, right)`: three rules with the first two at most a header row apart (the
 /// three-line table), or two rules at most [`MAX_TWO_RULE_BAND`] apart; a page's header and footer
 /// rules are neither.
-pub(super) fn bands(shapes: &[Shape]) -> Vec<(f64, f64, f64, f64)> {
-    let rules = rules(shapes);
+fn bands(rules: &[Rule]) -> Vec<Band> {
     if rules.len() > MAX_RULES {
         return Vec::new();
     }

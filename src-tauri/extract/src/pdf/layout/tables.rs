@@ -3,8 +3,7 @@
 //! cell whose text wraps reads as one paragraph — the lattice reading of pdfplumber and Camelot.
 
 use super::lines::Line;
-use super::rules::{bands, rules, Rule, MAX_RULES, SNAP};
-use crate::pdf::content::Shape;
+use super::rules::{PageRules, Rule, MAX_RULES, SNAP};
 
 /// One ruled table: its column and row boundaries and the rules that draw them.
 struct Grid {
@@ -73,8 +72,7 @@ fn positions(rules: &[Rule], vertical: bool) -> Vec<f64> {
 
 /// The page's ruled tables: groups of touching rules with at least two columns' and two rows'
 /// boundaries.
-fn grids(shapes: &[Shape]) -> Vec<Grid> {
-    let rules = rules(shapes);
+fn grids(rules: &[Rule]) -> Vec<Grid> {
     if rules.len() > MAX_RULES {
         return Vec::new();
     }
@@ -132,11 +130,11 @@ fn grids(shapes: &[Shape]) -> Vec<Grid> {
 /// Give each line inside a ruled table its cell (see [`Line::cell`]) and put the table's lines in its
 /// reading order, in the places its lines held. Tables ruled only across (three-line tables, the
 /// usual form in Chinese theses) get their cells from the text's columns and rows.
-pub(super) fn assign_cells(lines: &mut [Line], shapes: &[Shape]) {
-    if shapes.is_empty() {
+pub(super) fn assign_cells(lines: &mut [Line], page: &PageRules) {
+    if page.rules.is_empty() {
         return;
     }
-    let grids = grids(shapes);
+    let grids = grids(&page.rules);
     let mut members: Vec<Vec<usize>> = vec![Vec::new(); grids.len()];
     for (i, line) in lines.iter_mut().enumerate() {
         let (x, y) = ((line.x0 + line.x1) / 2.0, line.y + 0.3 * line.size);
@@ -151,7 +149,7 @@ pub(super) fn assign_cells(lines: &mut [Line], shapes: &[Shape]) {
             }
         }
     }
-    for (band, (top, bottom, left, right)) in bands(shapes).into_iter().enumerate() {
+    for (band, &(top, bottom, left, right)) in page.bands.iter().enumerate() {
         let table = grids.len() + band;
         let inside: Vec<usize> = (0..lines.len())
             .filter(|&i| {
