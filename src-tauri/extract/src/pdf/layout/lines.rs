@@ -141,12 +141,16 @@ pub(crate) fn page_lines(page: &PageText, page_rules: &PageRules) -> PageLines {
     }
 }
 
-/// A page's vertical rules, by position.
+/// A page's vertical rules drawn as lines of their own (not a frame's edges), by position.
 struct VerticalRules(Vec<Rule>);
 
 impl VerticalRules {
     fn of(rules: &[Rule]) -> VerticalRules {
-        let mut vertical: Vec<Rule> = rules.iter().filter(|r| r.vertical).copied().collect();
+        let mut vertical: Vec<Rule> = rules
+            .iter()
+            .filter(|r| r.vertical && !r.edge)
+            .copied()
+            .collect();
         vertical.sort_by(|a, b| a.at.total_cmp(&b.at));
         VerticalRules(vertical)
     }

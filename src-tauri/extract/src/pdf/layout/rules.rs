@@ -19,6 +19,9 @@ pub(super) struct Rule {
     pub(super) at: f64,
     pub(super) lo: f64,
     pub(super) hi: f64,
+    /// An edge of a stroked rectangle (a frame, a box around inline code) rather than a line of its
+    /// own: it bounds a table's grid but does not cut a line of text.
+    pub(super) edge: bool,
 }
 
 impl Rule {
@@ -49,6 +52,7 @@ fn rules(shapes: &[Shape]) -> Vec<Rule> {
                 at: (s.x0 + s.x1) / 2.0,
                 lo: s.y0,
                 hi: s.y1,
+                edge: false,
             });
         } else if h <= MAX_THICKNESS && w >= MIN_LENGTH {
             out.push(Rule {
@@ -56,6 +60,7 @@ fn rules(shapes: &[Shape]) -> Vec<Rule> {
                 at: (s.y0 + s.y1) / 2.0,
                 lo: s.x0,
                 hi: s.x1,
+                edge: false,
             });
         } else if !s.filled && w >= MIN_LENGTH && h >= MIN_LENGTH {
             for (vertical, at) in [(true, s.x0), (true, s.x1), (false, s.y0), (false, s.y1)] {
@@ -65,6 +70,7 @@ fn rules(shapes: &[Shape]) -> Vec<Rule> {
                     at,
                     lo,
                     hi,
+                    edge: true,
                 });
             }
         }
