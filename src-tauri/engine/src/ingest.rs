@@ -67,8 +67,7 @@ pub fn prepare_file(
     options: &ExtractOptions,
     fingerprinter: &Fingerprinter,
 ) -> Result<NewDocument> {
-    let extracted = extract::extract_file(path, options)?;
-    let bytes = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+    let (extracted, bytes) = extract::extract_file_sized(path, options)?;
     Ok(prepare(path, bytes, extracted, fingerprinter))
 }
 

@@ -229,14 +229,16 @@ fn chapter_heading(t: &str) -> bool {
 /// `图 1 …`, `图1-2 …`, `表 3.1 …`, `Figure 2.`, `Fig. 3`, `Table 4:` (short).
 pub fn is_caption(text: &str) -> bool {
     let t = text.trim();
-    if t.chars().nth(MAX_CAPTION).is_some() {
-        return false;
-    }
-    let lower = t.to_lowercase();
+    // The label first (in any case), so that only what starts like a caption is measured.
     let rest = ["图", "表", "figure", "fig.", "table"]
         .iter()
-        .find_map(|p| lower.strip_prefix(p));
+        .find_map(|p| {
+            t.get(..p.len())
+                .filter(|head| head.eq_ignore_ascii_case(p))
+                .map(|_| &t[p.len()..])
+        });
     rest.is_some_and(|r| r.trim_start().starts_with(|c: char| c.is_ascii_digit()))
+        && t.chars().nth(MAX_CAPTION).is_none()
 }
 
 /// Whether `text` is a references heading.

@@ -257,6 +257,15 @@ impl FileError {
 
 /// Read a file from disk and extract its paragraphs.
 pub fn extract_file(path: &Path, options: &ExtractOptions) -> Result<Extracted, FileError> {
+    extract_file_sized(path, options).map(|(extracted, _)| extracted)
+}
+
+/// [`extract_file`], with the number of bytes read (the file's size, without asking the file system
+/// for it a second time).
+pub fn extract_file_sized(
+    path: &Path,
+    options: &ExtractOptions,
+) -> Result<(Extracted, u64), FileError> {
     let meta = std::fs::metadata(path).map_err(|e| FileError::io(path, e))?;
     // A pipe would block forever and a device (a link to /dev/zero) never end.
     if !meta.is_file() {
@@ -286,7 +295,9 @@ pub fn extract_file(path: &Path, options: &ExtractOptions) -> Result<Extracted, 
         .extension()
         .and_then(|e| e.to_str())
         .map(str::to_ascii_lowercase);
-    extract_bytes(&bytes, ext.as_deref(), options).map_err(|e| FileError::extract(path, e))
+    extract_bytes(&bytes, ext.as_deref(), options)
+        .map(|extracted| (extracted, bytes.len() as u64))
+        .map_err(|e| FileError::extract(path, e))
 }
 
 /// Extract paragraphs from a document held in memory. `extension` (lower case, no dot) is only a hint: the

@@ -38,8 +38,8 @@ pub use crate::text::words::concept;
 use crate::text::words::{word_hash, Concepts};
 pub use lexicon::{stem, Lexicon};
 
-use crate::text::normalize;
 use crate::text::tokens::{is_content, Tokenizer};
+use crate::text::{is_ideograph, normalize, Letters};
 
 /// A Chinese word with more concepts than this is not indexed (see the module notes).
 pub const MAX_INDEXED_CONCEPTS: usize = 8;
@@ -361,21 +361,14 @@ fn push_parts(lexicon: &Lexicon, chars: &[char], out: &mut Vec<u64>) {
     }
 }
 
-fn is_ideograph(c: char) -> bool {
-    matches!(c as u32, 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF)
-}
-
 /// The language of a normalised text: Chinese when at least a fifth of its letters are ideographs.
 pub fn language_of(normalized: &str) -> Language {
-    let (mut han, mut letters) = (0usize, 0usize);
-    for c in normalized.chars() {
-        if is_ideograph(c) {
-            han += 1;
-        } else if c.is_alphabetic() {
-            letters += 1;
-        }
-    }
-    if han * 5 >= (han + letters).max(1) {
+    language_of_letters(Letters::of(normalized))
+}
+
+/// [`language_of`] a text whose letters are counted.
+pub fn language_of_letters(letters: Letters) -> Language {
+    if letters.mostly_chinese() {
         Language::Chinese
     } else {
         Language::English

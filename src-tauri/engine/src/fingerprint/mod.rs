@@ -90,36 +90,34 @@ impl Fingerprinter {
     /// [`Self::simhash_normalized`], also collecting the words' indexed concepts into `concepts` (one
     /// pass of the segmenter for both).
     fn simhash_and_concepts(&self, normalized: &str, concepts: Option<&mut Vec<u64>>) -> u64 {
-        let mut keys = Vec::with_capacity(normalized.len() / 4);
-        let weights: Vec<u32> = match concepts {
-            // With concepts, one probe of the word table gives a word's weight and its concepts.
+        let mut h = SimHasher::default();
+        match concepts {
+            // With concepts, one probe of the word table gives a word's weight and its concepts, and
+            // whether it is a stop word: only stop words weigh 0 (a test checks the embedded table).
             Some(out) => {
                 let table = self.idf.table();
-                let mut weights = Vec::with_capacity(keys.capacity());
                 self.tokenizer.for_each_normalized_word(normalized, |word| {
                     let hash = xxh3_64(word.as_bytes());
-                    keys.push(hash);
                     let entry = table.get(hash);
-                    weights.push(table.weight_of(entry));
-                    if !self.tokenizer.is_stop_word(word) {
+                    let weight = table.weight_of(entry);
+                    h.add(hash, weight);
+                    if weight != 0 {
                         let glosses = entry.map_or(Concepts::NONE, |e| e.concepts);
                         crosslang::push_index_concepts_of(word, hash, glosses, out);
                     }
                 });
-                weights
             }
             // Without, the words are hashed first and weighed afterwards: the weight lookups, which
             // mostly miss the cache, then overlap instead of waiting behind the segmenter's work.
             None => {
+                let mut keys = Vec::with_capacity(normalized.len() / 4);
                 self.tokenizer.for_each_normalized_word(normalized, |word| {
                     keys.push(xxh3_64(word.as_bytes()));
                 });
-                keys.iter().map(|&k| self.idf.weight(k)).collect()
+                for key in keys {
+                    h.add(key, self.idf.weight(key));
+                }
             }
-        };
-        let mut h = SimHasher::default();
-        for (&key, &weight) in keys.iter().zip(&weights) {
-            h.add(key, weight);
         }
         h.finish()
     }
@@ -142,7 +140,7 @@ impl Fingerprinter {
         let simhash =
             self.simhash_and_concepts(&read.normalized, with_concepts.then_some(&mut concepts));
         let concepts = if with_concepts {
-            let language = crosslang::language_of(&read.normalized);
+            let language = crosslang::language_of_letters(read.letters);
             crosslang::stored_keys(self.lexicon(), language, &concepts)
         } else {
             Vec::new()

@@ -13,6 +13,45 @@ pub use tokens::Tokenizer;
 pub use units::{units, units_and_normalized, ReadParagraph, Unit};
 pub use words::WordTable;
 
+/// Whether `c` is a Han ideograph (the unified block, extension A and the compatibility block).
+#[inline]
+pub fn is_ideograph(c: char) -> bool {
+    matches!(c as u32, 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF)
+}
+
+/// A text's ideographs and other letters, counted to tell its language (see
+/// `crosslang::language_of`): counted while the text is read for something else, it costs no pass of
+/// its own.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Letters {
+    pub ideographs: usize,
+    pub others: usize,
+}
+
+impl Letters {
+    /// Count one (normalised) character.
+    #[inline]
+    pub fn add(&mut self, c: char) {
+        if is_ideograph(c) {
+            self.ideographs += 1;
+        } else if c.is_alphabetic() {
+            self.others += 1;
+        }
+    }
+
+    /// The letters of a whole text.
+    pub fn of(text: &str) -> Letters {
+        let mut letters = Letters::default();
+        text.chars().for_each(|c| letters.add(c));
+        letters
+    }
+
+    /// Whether the text is Chinese: at least a fifth of its letters are ideographs.
+    pub fn mostly_chinese(self) -> bool {
+        self.ideographs * 5 >= (self.ideographs + self.others).max(1)
+    }
+}
+
 #[cfg(target_endian = "big")]
 compile_error!("the embedded word table is read in place as little-endian words");
 

@@ -37,15 +37,19 @@ pub struct ReadParagraph {
     pub normalized: String,
     /// Exactly [`super::non_ws_chars`] of the paragraph.
     pub non_ws_chars: usize,
+    /// Exactly [`super::Letters::of`] the normalised text.
+    pub letters: super::Letters,
 }
 
 /// A paragraph's units, normalised text and non-white-space character count, from one pass over it.
 pub fn units_and_normalized(text: &str) -> ReadParagraph {
     let mut normalized = String::with_capacity(text.len());
     let mut non_ws_chars = 0;
+    let mut letters = super::Letters::default();
     let units = units_with(text, |c, n| {
         if let Some(n) = n {
             normalized.push(n);
+            letters.add(n);
         } else {
             non_ws_chars += usize::from(!c.is_whitespace());
         }
@@ -54,6 +58,7 @@ pub fn units_and_normalized(text: &str) -> ReadParagraph {
         units,
         normalized,
         non_ws_chars,
+        letters,
     }
 }
 

@@ -551,4 +551,21 @@ mod tests {
         assert!(words == *embedded.words, "the embedded word table is stale");
         assert!(embedded.headwords() > 100_000);
     }
+
+    #[test]
+    fn only_the_stop_words_weigh_nothing_in_the_embedded_table() {
+        // Fingerprinting reads "stop word" from the weight its probe returns (0), instead of looking the
+        // word up among the stop words as well: that holds while no other word's IDF rounds to 0.
+        let table = crate::text::word_table();
+        let weightless: std::collections::HashSet<u64> = table
+            .iter()
+            .filter(|(_, e)| e.weight == 0)
+            .map(|(h, _)| h)
+            .collect();
+        let stop: std::collections::HashSet<u64> =
+            crate::text::tokens::stop_words().map(word_hash).collect();
+        assert!(stop.len() > 200, "{} stop words", stop.len());
+        assert_eq!(weightless, stop);
+        assert!(table.median() > 0);
+    }
 }

@@ -639,7 +639,11 @@ fn add_in(tx: &Connection, doc: &NewDocument) -> rusqlite::Result<AddOutcome> {
         doc.meta.year,
     ])?;
     let id = tx.last_insert_rowid();
-    set_tags(tx, id, &doc.meta.tags)?;
+    // A new document has no tags yet: those of a removed document with its id went with it (the
+    // foreign key cascades).
+    if !doc.meta.tags.is_empty() {
+        set_tags(tx, id, &doc.meta.tags)?;
+    }
     let mut insert = tx.prepare_cached(
         "INSERT INTO paragraphs (document_id, idx, kind, text, chars, simhash, shingles, algo, level)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
