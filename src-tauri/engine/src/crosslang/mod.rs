@@ -139,18 +139,26 @@ pub fn index_keys(language: Language, concepts: &[u64]) -> Vec<u32> {
 /// [`MAX_STORED_CONCEPTS`] most specific ones (the fewest dictionary headwords gloss them, ties by
 /// concept), as [`index_keys`].
 pub fn stored_keys(lexicon: &Lexicon, language: Language, concepts: &[u64]) -> Vec<u32> {
-    let mut distinct = concepts.to_vec();
-    distinct.sort_unstable();
-    distinct.dedup();
-    if distinct.len() > MAX_STORED_CONCEPTS {
-        let mut ranked: Vec<(u32, u64)> = distinct
+    stored_keys_ranked(
+        language,
+        concepts
             .iter()
             .map(|&c| (lexicon.generality(c), c))
-            .collect();
-        ranked.select_nth_unstable(MAX_STORED_CONCEPTS - 1);
-        distinct = ranked[..MAX_STORED_CONCEPTS].iter().map(|r| r.1).collect();
+            .collect(),
+    )
+}
+
+/// [`stored_keys`] of concepts collected with their generality (`(headwords that gloss it, concept)`,
+/// see [`push_ranked_concepts_of`]), so that none is looked up again.
+pub fn stored_keys_ranked(language: Language, mut concepts: Vec<(u32, u64)>) -> Vec<u32> {
+    concepts.sort_unstable_by_key(|r| r.1);
+    concepts.dedup_by_key(|r| r.1);
+    if concepts.len() > MAX_STORED_CONCEPTS {
+        concepts.select_nth_unstable(MAX_STORED_CONCEPTS - 1);
+        concepts.truncate(MAX_STORED_CONCEPTS);
     }
-    index_keys(language, &distinct)
+    let kept: Vec<u64> = concepts.iter().map(|r| r.1).collect();
+    index_keys(language, &kept)
 }
 
 /// The other language.
@@ -178,22 +186,40 @@ pub fn push_index_concepts_hashed(lexicon: &Lexicon, word: &str, hash: u64, out:
 }
 
 /// [`push_index_concepts_hashed`] with the word's lexicon concepts already looked up (`glosses`, the
-/// word table's entry for it): what fingerprinting does, one probe per word for its weight and concepts.
+/// word table's entry for it).
 pub fn push_index_concepts_of(word: &str, hash: u64, glosses: Concepts<'_>, out: &mut Vec<u64>) {
     if word.chars().any(is_ideograph) {
         if glosses.len() <= MAX_INDEXED_CONCEPTS {
             out.extend(glosses.iter());
         }
-    } else if let Some(c) = english_concept(word, hash) {
+    } else if let Some((_, c)) = english_concept(word, hash) {
         out.push(c);
     }
 }
 
-/// The concept of an English (or Latin) content word whose [`word_hash`] is `hash`: its stem's, unless the stem is one letter. Stems are remembered per thread by the word's
-/// hash (a text repeats its words; the hash is the word table's key, unique among its words).
-fn english_concept(word: &str, hash: u64) -> Option<u64> {
+/// [`push_index_concepts_of`], each concept with its generality (for [`stored_keys_ranked`]): what
+/// fingerprinting does, one probe per word for its weight, its concepts and their generality.
+pub fn push_ranked_concepts_of(
+    word: &str,
+    hash: u64,
+    glosses: Concepts<'_>,
+    out: &mut Vec<(u32, u64)>,
+) {
+    if word.chars().any(is_ideograph) {
+        if glosses.len() <= MAX_INDEXED_CONCEPTS {
+            out.extend(glosses.iter_ranked());
+        }
+    } else if let Some(ranked) = english_concept(word, hash) {
+        out.push(ranked);
+    }
+}
+
+/// The concept of an English (or Latin) content word whose [`word_hash`] is `hash`, with its generality:
+/// its stem's, unless the stem is one letter. Stems are remembered per thread by the word's hash (a text
+/// repeats its words; the hash is the word table's key, unique among its words).
+fn english_concept(word: &str, hash: u64) -> Option<(u32, u64)> {
     thread_local! {
-        static CACHE: std::cell::RefCell<rustc_hash::FxHashMap<u64, Option<u64>>> =
+        static CACHE: std::cell::RefCell<rustc_hash::FxHashMap<u64, Option<(u32, u64)>>> =
             std::cell::RefCell::new(rustc_hash::FxHashMap::default());
     }
     if !is_content(word) {
@@ -205,7 +231,10 @@ fn english_concept(word: &str, hash: u64) -> Option<u64> {
             return c;
         }
         let s = stem(word);
-        let c = (s.chars().count() > 1).then(|| concept(&s));
+        let c = (s.chars().count() > 1).then(|| {
+            let c = concept(&s);
+            (crate::text::word_table().generality(c), c)
+        });
         if cache.len() >= 1 << 16 {
             cache.clear();
         }
@@ -328,7 +357,7 @@ fn push_word_concepts(lexicon: &Lexicon, word: &str, hash: u64, out: &mut Vec<u6
             }
         }
         out.truncate(kept);
-    } else if let Some(c) = english_concept(word, hash) {
+    } else if let Some((_, c)) = english_concept(word, hash) {
         out.push(c);
     }
 }

@@ -89,7 +89,11 @@ impl Fingerprinter {
 
     /// [`Self::simhash_normalized`], also collecting the words' indexed concepts into `concepts` (one
     /// pass of the segmenter for both).
-    fn simhash_and_concepts(&self, normalized: &str, concepts: Option<&mut Vec<u64>>) -> u64 {
+    fn simhash_and_concepts(
+        &self,
+        normalized: &str,
+        concepts: Option<&mut Vec<(u32, u64)>>,
+    ) -> u64 {
         let mut h = SimHasher::default();
         match concepts {
             // With concepts, one probe of the word table gives a word's weight and its concepts, and
@@ -103,7 +107,7 @@ impl Fingerprinter {
                     h.add(hash, weight);
                     if weight != 0 {
                         let glosses = entry.map_or(Concepts::NONE, |e| e.concepts);
-                        crosslang::push_index_concepts_of(word, hash, glosses, out);
+                        crosslang::push_ranked_concepts_of(word, hash, glosses, out);
                     }
                 });
             }
@@ -141,7 +145,7 @@ impl Fingerprinter {
             self.simhash_and_concepts(&read.normalized, with_concepts.then_some(&mut concepts));
         let concepts = if with_concepts {
             let language = crosslang::language_of_letters(read.letters);
-            crosslang::stored_keys(self.lexicon(), language, &concepts)
+            crosslang::stored_keys_ranked(language, concepts)
         } else {
             Vec::new()
         };

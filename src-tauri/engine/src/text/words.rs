@@ -295,6 +295,16 @@ impl<'t> Concepts<'t> {
         self.positions.iter().map(move |&p| general[2 * p as usize])
     }
 
+    /// The concepts with their generality (`(headwords that gloss it, concept)`, as
+    /// [`WordTable::generality`] gives it), read from the same slot.
+    pub fn iter_ranked(&self) -> impl ExactSizeIterator<Item = (u32, u64)> + 't {
+        let general = self.general;
+        self.positions.iter().map(move |&p| {
+            let slot = 2 * p as usize;
+            (general[slot + 1] as u32, general[slot])
+        })
+    }
+
     pub fn contains(&self, concept: u64) -> bool {
         self.iter().any(|c| c == concept)
     }
@@ -483,6 +493,17 @@ mod tests {
         let mut want = vec![c("software"), c("programs")];
         want.sort_unstable();
         assert_eq!(soft.concepts.to_vec(), want);
+        // Each concept comes with its generality, read from its own slot: "program" is glossed by two
+        // headwords (through "programs"), "software" by one.
+        let ranked: Vec<(u32, u64)> = soft.concepts.iter_ranked().collect();
+        let generalities: Vec<u32> = ranked.iter().map(|r| r.0).collect();
+        assert_eq!(
+            ranked,
+            want.iter()
+                .map(|&k| (t.generality(k), k))
+                .collect::<Vec<_>>()
+        );
+        assert!(generalities.contains(&2) && generalities.contains(&1));
         // A headword the IDF table lacks weighs the median; a word in neither is not there.
         let prog = t.get(word_hash("程序")).unwrap();
         assert_eq!(
