@@ -277,8 +277,14 @@ impl Engine {
     ) -> Result<AddRun> {
         let meta = &clean_meta(meta)?;
         let extract_options = options.extract_options()?;
-        let mut library = self.open_write()?;
-        let (files, unreadable) = discover::collect_files(inputs);
+        // The segmenter's dictionary loads on another core while the library is opened and the
+        // inputs are listed, as for a check.
+        let (mut library, (files, unreadable)) = std::thread::scope(|s| {
+            if !self.tokenizer_loaded() {
+                s.spawn(|| self.warm_up());
+            }
+            Ok::<_, Error>((self.open_write()?, discover::collect_files(inputs)))
+        })?;
         let mut outcomes: Vec<(PathBuf, Result<AddOutcome>)> = unreadable
             .into_iter()
             .map(|e| (e.path().to_path_buf(), Err(e.into())))
