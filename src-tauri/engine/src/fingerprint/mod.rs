@@ -98,18 +98,23 @@ impl Fingerprinter {
         match concepts {
             // With concepts, one probe of the word table gives a word's weight and its concepts, and
             // whether it is a stop word: only stop words weigh 0 (a test checks the embedded table).
+            // The words are segmented and hashed first and looked up afterwards, so that the probes,
+            // which mostly miss the cache, overlap instead of each waiting behind the segmenter.
             Some(out) => {
                 let table = self.idf.table();
+                let mut words: Vec<(&str, u64)> = Vec::with_capacity(normalized.len() / 4);
                 self.tokenizer.for_each_normalized_word(normalized, |word| {
-                    let hash = xxh3_64(word.as_bytes());
-                    let entry = table.get(hash);
+                    words.push((word, xxh3_64(word.as_bytes())));
+                });
+                let entries: Vec<_> = words.iter().map(|&(_, hash)| table.get(hash)).collect();
+                for (&(word, hash), entry) in words.iter().zip(entries) {
                     let weight = table.weight_of(entry);
                     h.add(hash, weight);
                     if weight != 0 {
                         let glosses = entry.map_or(Concepts::NONE, |e| e.concepts);
                         crosslang::push_ranked_concepts_of(word, hash, glosses, out);
                     }
-                });
+                }
             }
             // Without, the words are hashed first and weighed afterwards: the weight lookups, which
             // mostly miss the cache, then overlap instead of waiting behind the segmenter's work.

@@ -99,7 +99,7 @@ impl Tokenizer {
     }
 
     /// [`Self::for_each_word`] on text that is already normalised (see [`normalize`]).
-    pub fn for_each_normalized_word(&self, normalized: &str, mut f: impl FnMut(&str)) {
+    pub fn for_each_normalized_word<'t>(&self, normalized: &'t str, mut f: impl FnMut(&'t str)) {
         for t in self.jieba.cut(normalized, true) {
             if is_content(t.word) {
                 f(t.word);
