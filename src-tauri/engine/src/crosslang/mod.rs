@@ -150,15 +150,95 @@ pub fn stored_keys(lexicon: &Lexicon, language: Language, concepts: &[u64]) -> V
 
 /// [`stored_keys`] of concepts collected with their generality (`(headwords that gloss it, concept)`,
 /// see [`push_ranked_concepts_of`]), so that none is looked up again.
-pub fn stored_keys_ranked(language: Language, mut concepts: Vec<(u32, u64)>) -> Vec<u32> {
-    concepts.sort_unstable_by_key(|r| r.1);
-    concepts.dedup_by_key(|r| r.1);
-    if concepts.len() > MAX_STORED_CONCEPTS {
-        concepts.select_nth_unstable(MAX_STORED_CONCEPTS - 1);
-        concepts.truncate(MAX_STORED_CONCEPTS);
+pub fn stored_keys_ranked(language: Language, concepts: Vec<(u32, u64)>) -> Vec<u32> {
+    let mut distinct = DistinctConcepts::default();
+    distinct.extend(concepts);
+    distinct.stored_keys(language)
+}
+
+/// A paragraph's distinct concepts with their generality, kept distinct as they are added (in a small
+/// open-addressing set keyed by the concept, itself a hash), in the order first added. Fingerprinting
+/// collects a paragraph's concepts in one, instead of sorting every occurrence to find the distinct
+/// ones.
+#[derive(Debug, Default, Clone)]
+pub struct DistinctConcepts {
+    /// Linear probing, 0 for an empty slot; a power of two, at most half full.
+    slots: Vec<u64>,
+    concepts: Vec<(u32, u64)>,
+    has_zero: bool,
+}
+
+impl DistinctConcepts {
+    /// Add `(generality, concept)` unless the concept is there already.
+    #[inline]
+    pub fn push(&mut self, ranked: (u32, u64)) {
+        let concept = ranked.1;
+        if concept == 0 {
+            if !self.has_zero {
+                self.has_zero = true;
+                self.concepts.push(ranked);
+            }
+            return;
+        }
+        if 2 * (self.concepts.len() + 1) > self.slots.len() {
+            self.grow();
+        }
+        let mask = self.slots.len() - 1;
+        let mut i = concept as usize & mask;
+        loop {
+            match self.slots[i] {
+                0 => {
+                    self.slots[i] = concept;
+                    self.concepts.push(ranked);
+                    return;
+                }
+                c if c == concept => return,
+                _ => i = (i + 1) & mask,
+            }
+        }
     }
-    let kept: Vec<u64> = concepts.iter().map(|r| r.1).collect();
-    index_keys(language, &kept)
+
+    fn grow(&mut self) {
+        let size = (2 * self.slots.len()).max(256);
+        self.slots = vec![0; size];
+        let mask = size - 1;
+        for &(_, concept) in self.concepts.iter().filter(|r| r.1 != 0) {
+            let mut i = concept as usize & mask;
+            while self.slots[i] != 0 {
+                i = (i + 1) & mask;
+            }
+            self.slots[i] = concept;
+        }
+    }
+
+    /// The distinct concepts.
+    pub fn len(&self) -> usize {
+        self.concepts.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.concepts.is_empty()
+    }
+
+    /// The keys a library paragraph is stored with (see [`stored_keys`]): the
+    /// [`MAX_STORED_CONCEPTS`] most specific concepts (ties by concept), as [`index_keys`].
+    pub fn stored_keys(self, language: Language) -> Vec<u32> {
+        let mut concepts = self.concepts;
+        if concepts.len() > MAX_STORED_CONCEPTS {
+            concepts.select_nth_unstable(MAX_STORED_CONCEPTS - 1);
+            concepts.truncate(MAX_STORED_CONCEPTS);
+        }
+        let kept: Vec<u64> = concepts.iter().map(|r| r.1).collect();
+        index_keys(language, &kept)
+    }
+}
+
+impl Extend<(u32, u64)> for DistinctConcepts {
+    fn extend<I: IntoIterator<Item = (u32, u64)>>(&mut self, iter: I) {
+        for ranked in iter {
+            self.push(ranked);
+        }
+    }
 }
 
 /// The other language.
@@ -203,7 +283,7 @@ pub fn push_ranked_concepts_of(
     word: &str,
     hash: u64,
     glosses: Concepts<'_>,
-    out: &mut Vec<(u32, u64)>,
+    out: &mut DistinctConcepts,
 ) {
     if word.chars().any(is_ideograph) {
         if glosses.len() <= MAX_INDEXED_CONCEPTS {

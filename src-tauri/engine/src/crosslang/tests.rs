@@ -268,3 +268,35 @@ fn paragraphs_too_long_to_align_give_nothing() {
     let (pairs, share) = translation(&many(&zh, 30), &many(&en, 30));
     assert!(!pairs.is_empty() && share > 0.5, "{share}");
 }
+
+/// The distinct concepts fingerprinting collects are those sorting every occurrence gives, in any
+/// number (the set grows past its first size) and with a concept of 0; the stored keys agree.
+#[test]
+fn distinct_concepts_are_the_sorted_distinct_ones() {
+    let mut all: Vec<(u32, u64)> = (0..3_000u64)
+        .map(|i| {
+            let concept = crate::text::words::word_hash(&format!("c{}", i % 700));
+            ((concept % 97) as u32, concept)
+        })
+        .collect();
+    all.push((5, 0));
+    all.push((5, 0));
+    let mut distinct = DistinctConcepts::default();
+    distinct.extend(all.iter().copied());
+    let mut sorted = all.clone();
+    sorted.sort_unstable_by_key(|r| r.1);
+    sorted.dedup_by_key(|r| r.1);
+    assert_eq!(distinct.len(), 701);
+    assert_eq!(sorted.len(), 701);
+    let mut kept = distinct.concepts.clone();
+    kept.sort_unstable_by_key(|r| r.1);
+    assert_eq!(kept, sorted);
+    // The 32 most specific: the lowest generality, ties by concept.
+    let mut ranked = sorted.clone();
+    ranked.sort_unstable();
+    let want: Vec<u64> = ranked[..MAX_STORED_CONCEPTS].iter().map(|r| r.1).collect();
+    assert_eq!(
+        distinct.stored_keys(Language::Chinese),
+        index_keys(Language::Chinese, &want)
+    );
+}

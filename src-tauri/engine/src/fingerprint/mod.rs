@@ -92,7 +92,7 @@ impl Fingerprinter {
     fn simhash_and_concepts(
         &self,
         normalized: &str,
-        concepts: Option<&mut Vec<(u32, u64)>>,
+        concepts: Option<&mut crosslang::DistinctConcepts>,
     ) -> u64 {
         let mut h = SimHasher::default();
         match concepts {
@@ -145,12 +145,12 @@ impl Fingerprinter {
     fn prints(&self, paragraph: &str, with_concepts: bool) -> ParagraphPrint {
         // One pass normalises the text for the segmenter and reads the units for the shingles.
         let read = units_and_normalized(paragraph);
-        let mut concepts = Vec::new();
+        let mut concepts = crosslang::DistinctConcepts::default();
         let simhash =
             self.simhash_and_concepts(&read.normalized, with_concepts.then_some(&mut concepts));
         let concepts = if with_concepts {
             let language = crosslang::language_of_letters(read.letters);
-            crosslang::stored_keys_ranked(language, concepts)
+            concepts.stored_keys(language)
         } else {
             Vec::new()
         };
