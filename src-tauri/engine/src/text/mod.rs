@@ -55,9 +55,9 @@ impl Letters {
 #[cfg(target_endian = "big")]
 compile_error!("the embedded word table is read in place as little-endian words");
 
-/// The blob `build.rs` wrote, aligned for reading as `u64`s.
+/// A blob `build.rs` wrote, aligned for reading as `u64`s.
 #[repr(C, align(8))]
-struct Aligned<B: ?Sized>(B);
+pub(crate) struct Aligned<B: ?Sized>(pub(crate) B);
 
 static WORD_TABLE: &Aligned<[u8]> =
     &Aligned(*include_bytes!(concat!(env!("OUT_DIR"), "/words.bin")));

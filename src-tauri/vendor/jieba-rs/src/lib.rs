@@ -364,7 +364,7 @@ struct Record {
 
 /// The first bytes of [`Jieba::to_prebuilt`]'s output; the last one is the
 /// layout's version.
-const PREBUILT_MAGIC: &[u8; 8] = b"JIEBAPB\x02";
+const PREBUILT_MAGIC: &[u8; 8] = b"JIEBAPB\x03";
 
 /// Jieba segmentation
 #[derive(Clone)]
@@ -503,6 +503,9 @@ impl Jieba {
             out.extend_from_slice(&(r.freq as u64).to_le_bytes());
             out.extend_from_slice(&r.tag.to_le_bytes());
         }
+        // Zeros up to a multiple of 8 bytes: the trie's tables then start 8-aligned when the bytes
+        // do, and can be read in place (`Jieba::from_prebuilt_static`).
+        out.resize(out.len().next_multiple_of(8), 0);
         self.trie.write_prebuilt(&mut out);
         out
     }
@@ -510,6 +513,38 @@ impl Jieba {
     /// The instance [`Jieba::to_prebuilt`] wrote (on a machine of either
     /// byte order). Errors when `bytes` are not such a dictionary.
     pub fn from_prebuilt(bytes: &[u8]) -> Result<Self, Error> {
+        let (mut instance, trie_bytes) = Self::prebuilt_records(bytes)?;
+        let (trie, after) = CharTrie::read_prebuilt(trie_bytes, instance.records.len())
+            .ok_or(Error::InvalidPrebuilt("invalid trie"))?;
+        if !after.is_empty() {
+            return Err(Error::InvalidPrebuilt("trailing bytes"));
+        }
+        instance.trie = trie;
+        Ok(instance)
+    }
+
+    /// [`Jieba::from_prebuilt`] of bytes that live as long as the program
+    /// (embedded in it, 8-aligned): the trie, most of the bytes, is read in
+    /// place instead of copied, so loading costs the records alone and a
+    /// segmentation reads only the pages of the trie it walks. Its word ids
+    /// are not checked one by one (that would read every page): bytes that
+    /// `to_prebuilt` did not write may make segmentation panic instead of
+    /// being refused here. Unaligned bytes, or a big-endian machine, are
+    /// read as [`Jieba::from_prebuilt`] reads them.
+    pub fn from_prebuilt_static(bytes: &'static [u8]) -> Result<Self, Error> {
+        let (mut instance, trie_bytes) = Self::prebuilt_records(bytes)?;
+        let (trie, after) = CharTrie::read_prebuilt_static(trie_bytes, instance.records.len())
+            .ok_or(Error::InvalidPrebuilt("invalid trie"))?;
+        if !after.is_empty() {
+            return Err(Error::InvalidPrebuilt("trailing bytes"));
+        }
+        instance.trie = trie;
+        Ok(instance)
+    }
+
+    /// An instance with the records, tags and totals of prebuilt `bytes`
+    /// (an empty trie), and the bytes of its trie.
+    fn prebuilt_records(bytes: &[u8]) -> Result<(Self, &[u8]), Error> {
         let bad = Error::InvalidPrebuilt;
         let rest = bytes
             .strip_prefix(PREBUILT_MAGIC.as_slice())
@@ -541,14 +576,17 @@ impl Jieba {
             // As `push_record` computes it.
             instance.log_freqs.push((freq as f64).ln());
         }
-        let (trie, after) = CharTrie::read_prebuilt(after, n_records).ok_or(bad("invalid trie"))?;
-        if !after.is_empty() {
-            return Err(bad("trailing bytes"));
+        // The zeros that align the trie.
+        let offset = bytes.len() - after.len();
+        let (padding, after) = after
+            .split_at_checked(offset.next_multiple_of(8) - offset)
+            .ok_or(bad("truncated padding"))?;
+        if padding.iter().any(|&b| b != 0) {
+            return Err(bad("padding that is not zeros"));
         }
-        instance.trie = trie;
         instance.total = total;
         instance.log_total = log_total;
-        Ok(instance)
+        Ok((instance, after))
     }
 
     /// Set a custom HMM model for segmentation.

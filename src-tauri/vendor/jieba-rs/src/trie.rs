@@ -39,7 +39,8 @@ const MULTIPLIER: u64 = 0x9E37_79B9_7F4A_7C15;
 /// Load factor above which the table doubles, in eighths.
 const MAX_LOAD_EIGHTHS: usize = 6;
 
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy, Default, bytemuck::Pod, bytemuck::Zeroable)]
+#[repr(C)]
 struct Slot {
     /// Packed `(parent, char)` plus one, and the first child filter; 0
     /// marks an empty slot.
@@ -50,7 +51,8 @@ struct Slot {
 }
 
 /// A transition out of the root: child pointer (0 for none) and word id.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+#[repr(C)]
 struct RootEntry {
     child: u32,
     word_id: i32,
@@ -65,10 +67,42 @@ enum ParentRef {
     Slot(usize),
 }
 
+/// A table of the trie: owned, or read in place from prebuilt bytes that
+/// live as long as the program (copied on its first change).
+#[derive(Clone)]
+enum Table<T: 'static> {
+    Owned(Vec<T>),
+    Borrowed(&'static [T]),
+}
+
+impl<T: Clone> std::ops::Deref for Table<T> {
+    type Target = [T];
+
+    #[inline(always)]
+    fn deref(&self) -> &[T] {
+        match self {
+            Table::Owned(v) => v,
+            Table::Borrowed(s) => s,
+        }
+    }
+}
+
+impl<T: Clone> std::ops::DerefMut for Table<T> {
+    fn deref_mut(&mut self) -> &mut [T] {
+        if let Table::Borrowed(s) = self {
+            *self = Table::Owned(s.to_vec());
+        }
+        match self {
+            Table::Owned(v) => v,
+            Table::Borrowed(_) => &mut [],
+        }
+    }
+}
+
 #[derive(Clone)]
 pub(crate) struct CharTrie {
-    root: Vec<RootEntry>,
-    slots: Vec<Slot>,
+    root: Table<RootEntry>,
+    slots: Table<Slot>,
     /// Occupied slots.
     len: usize,
     /// `64 - log2(slots.len())`, so a hash shifted right by it indexes the table.
@@ -101,14 +135,14 @@ impl CharTrie {
     fn with_slots(slots: usize) -> Self {
         debug_assert!(slots.is_power_of_two());
         CharTrie {
-            root: vec![
+            root: Table::Owned(vec![
                 RootEntry {
                     child: 0,
                     word_id: NO_WORD
                 };
                 ROOT_TABLE_LEN
-            ],
-            slots: vec![Slot::default(); slots],
+            ]),
+            slots: Table::Owned(vec![Slot::default(); slots]),
             len: 0,
             shift: 64 - slots.trailing_zeros(),
             next_node: 1,
@@ -199,8 +233,44 @@ impl CharTrie {
             slots.push(Slot { key, child, word_id });
         }
         let trie = CharTrie {
-            root,
-            slots,
+            root: Table::Owned(root),
+            slots: Table::Owned(slots),
+            len: len as usize,
+            shift: 64 - (slots_len as usize).trailing_zeros(),
+            next_node: next_node as u32,
+        };
+        Some((trie, rest))
+    }
+
+    /// [`CharTrie::read_prebuilt`] of bytes that live as long as the program
+    /// (compiled into it), read in place where their tables are aligned for
+    /// it on a little-endian machine (copied otherwise): only the pages a
+    /// walk touches are ever read. The word ids are not checked one by one,
+    /// so that nothing reads every page: a damaged table panics when a walk
+    /// meets a bad id instead of being refused here.
+    pub(crate) fn read_prebuilt_static(bytes: &'static [u8], words: usize) -> Option<(CharTrie, &'static [u8])> {
+        let (head, rest) = bytes.split_at_checked(32)?;
+        let word = |i: usize| u64::from_le_bytes(head[8 * i..8 * i + 8].try_into().unwrap_or_default());
+        let (root_len, slots_len, len, next_node) = (word(0), word(1), word(2), word(3));
+        if cfg!(target_endian = "big")
+            || root_len != ROOT_TABLE_LEN as u64
+            || !slots_len.is_power_of_two()
+            || len * 8 > slots_len * MAX_LOAD_EIGHTHS as u64
+            || next_node > MAX_NODES as u64
+        {
+            return Self::read_prebuilt(bytes, words);
+        }
+        let (root_bytes, rest) = rest.split_at_checked(8 * ROOT_TABLE_LEN)?;
+        let (slot_bytes, rest) = rest.split_at_checked(16 * slots_len as usize)?;
+        let (Ok(root), Ok(slots)) = (
+            bytemuck::try_cast_slice::<u8, RootEntry>(root_bytes),
+            bytemuck::try_cast_slice::<u8, Slot>(slot_bytes),
+        ) else {
+            return Self::read_prebuilt(bytes, words);
+        };
+        let trie = CharTrie {
+            root: Table::Borrowed(root),
+            slots: Table::Borrowed(slots),
             len: len as usize,
             shift: 64 - (slots_len as usize).trailing_zeros(),
             next_node: next_node as u32,
@@ -380,9 +450,9 @@ impl CharTrie {
     }
 
     fn rehash(&mut self, slots: usize) {
-        let old = std::mem::replace(&mut self.slots, vec![Slot::default(); slots]);
+        let old = std::mem::replace(&mut self.slots, Table::Owned(vec![Slot::default(); slots]));
         self.shift = 64 - slots.trailing_zeros();
-        for slot in old.into_iter().filter(|s| s.key != 0) {
+        for slot in old.iter().copied().filter(|s| s.key != 0) {
             let i = self.probe(slot.key & KEY_MASK);
             self.slots[i] = slot;
         }
