@@ -246,10 +246,16 @@ mod tests {
             "用 Debian 打包，ｏｋ!",
             "ﬁle ㎏ Ⅻ 〇々〆 “引号”…… ＡＢＣ１２３ Ǆ İstanbul ß 한국어 カタカナ 𠀀",
             "\u{3000}\u{3000}第一行 第二行\t",
+            "㐀 豈 English and 中文 mixed",
         ] {
             let read = units_and_normalized(text);
             assert_eq!(read.units, units(text), "{text:?}");
             assert_eq!(read.normalized, super::super::normalize(text), "{text:?}");
+            assert_eq!(
+                read.letters,
+                super::super::Letters::of(&read.normalized),
+                "{text:?}"
+            );
             assert_eq!(
                 read.non_ws_chars,
                 super::super::non_ws_chars(text),
