@@ -139,20 +139,8 @@ pub fn index_keys(language: Language, concepts: &[u64]) -> Vec<u32> {
 /// [`MAX_STORED_CONCEPTS`] most specific ones (the fewest dictionary headwords gloss them, ties by
 /// concept), as [`index_keys`].
 pub fn stored_keys(lexicon: &Lexicon, language: Language, concepts: &[u64]) -> Vec<u32> {
-    stored_keys_ranked(
-        language,
-        concepts
-            .iter()
-            .map(|&c| (lexicon.generality(c), c))
-            .collect(),
-    )
-}
-
-/// [`stored_keys`] of concepts collected with their generality (`(headwords that gloss it, concept)`,
-/// see [`push_ranked_concepts_of`]), so that none is looked up again.
-pub fn stored_keys_ranked(language: Language, concepts: Vec<(u32, u64)>) -> Vec<u32> {
     let mut distinct = DistinctConcepts::default();
-    distinct.extend(concepts);
+    distinct.extend(concepts.iter().map(|&c| (lexicon.generality(c), c)));
     distinct.stored_keys(language)
 }
 
@@ -268,16 +256,10 @@ pub fn push_index_concepts_hashed(lexicon: &Lexicon, word: &str, hash: u64, out:
 /// [`push_index_concepts_hashed`] with the word's lexicon concepts already looked up (`glosses`, the
 /// word table's entry for it).
 pub fn push_index_concepts_of(word: &str, hash: u64, glosses: Concepts<'_>, out: &mut Vec<u64>) {
-    if word.chars().any(is_ideograph) {
-        if glosses.len() <= MAX_INDEXED_CONCEPTS {
-            out.extend(glosses.iter());
-        }
-    } else if let Some((_, c)) = english_concept(word, hash) {
-        out.push(c);
-    }
+    push_concepts_as(word, hash, glosses, out, |(_, c)| c);
 }
 
-/// [`push_index_concepts_of`], each concept with its generality (for [`stored_keys_ranked`]): what
+/// [`push_index_concepts_of`], each concept with its generality (see [`DistinctConcepts`]): what
 /// fingerprinting does, one probe per word for its weight, its concepts and their generality.
 pub fn push_ranked_concepts_of(
     word: &str,
@@ -285,12 +267,24 @@ pub fn push_ranked_concepts_of(
     glosses: Concepts<'_>,
     out: &mut DistinctConcepts,
 ) {
+    push_concepts_as(word, hash, glosses, out, |ranked| ranked);
+}
+
+/// A word's indexed concepts, each `(generality, concept)` made an item of `out` by `item`: an
+/// ideograph word's glosses (unless it has more than [`MAX_INDEXED_CONCEPTS`]), an English word's stem.
+fn push_concepts_as<T>(
+    word: &str,
+    hash: u64,
+    glosses: Concepts<'_>,
+    out: &mut impl Extend<T>,
+    item: impl Fn((u32, u64)) -> T,
+) {
     if word.chars().any(is_ideograph) {
         if glosses.len() <= MAX_INDEXED_CONCEPTS {
-            out.extend(glosses.iter_ranked());
+            out.extend(glosses.iter_ranked().map(item));
         }
     } else if let Some(ranked) = english_concept(word, hash) {
-        out.push(ranked);
+        out.extend([item(ranked)]);
     }
 }
 

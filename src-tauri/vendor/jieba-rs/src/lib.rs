@@ -513,14 +513,7 @@ impl Jieba {
     /// The instance [`Jieba::to_prebuilt`] wrote (on a machine of either
     /// byte order). Errors when `bytes` are not such a dictionary.
     pub fn from_prebuilt(bytes: &[u8]) -> Result<Self, Error> {
-        let (mut instance, trie_bytes) = Self::prebuilt_records(bytes)?;
-        let (trie, after) = CharTrie::read_prebuilt(trie_bytes, instance.records.len())
-            .ok_or(Error::InvalidPrebuilt("invalid trie"))?;
-        if !after.is_empty() {
-            return Err(Error::InvalidPrebuilt("trailing bytes"));
-        }
-        instance.trie = trie;
-        Ok(instance)
+        Self::from_prebuilt_with(bytes, CharTrie::read_prebuilt)
     }
 
     /// [`Jieba::from_prebuilt`] of bytes that live as long as the program
@@ -532,9 +525,17 @@ impl Jieba {
     /// being refused here. Unaligned bytes, or a big-endian machine, are
     /// read as [`Jieba::from_prebuilt`] reads them.
     pub fn from_prebuilt_static(bytes: &'static [u8]) -> Result<Self, Error> {
+        Self::from_prebuilt_with(bytes, CharTrie::read_prebuilt_static)
+    }
+
+    /// The instance of prebuilt `bytes`, its trie read by `read_trie`.
+    fn from_prebuilt_with<'b>(
+        bytes: &'b [u8],
+        read_trie: impl FnOnce(&'b [u8], usize) -> Option<(CharTrie, &'b [u8])>,
+    ) -> Result<Self, Error> {
         let (mut instance, trie_bytes) = Self::prebuilt_records(bytes)?;
-        let (trie, after) = CharTrie::read_prebuilt_static(trie_bytes, instance.records.len())
-            .ok_or(Error::InvalidPrebuilt("invalid trie"))?;
+        let (trie, after) =
+            read_trie(trie_bytes, instance.records.len()).ok_or(Error::InvalidPrebuilt("invalid trie"))?;
         if !after.is_empty() {
             return Err(Error::InvalidPrebuilt("trailing bytes"));
         }

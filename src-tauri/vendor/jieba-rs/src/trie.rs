@@ -127,6 +127,53 @@ fn filter_bits(ch: char) -> (u64, u32) {
     (1u64 << (KEY_BITS + (h >> 28)), 1u32 << (ID_BITS + ((h >> 25) & 7)))
 }
 
+/// The parts of a prebuilt trie (see [`CharTrie::write_prebuilt`]), its
+/// header checked: the two tables' bytes, the counts, and the bytes after it.
+struct Prebuilt<'b> {
+    root: &'b [u8],
+    slots: &'b [u8],
+    len: u64,
+    next_node: u64,
+    rest: &'b [u8],
+}
+
+impl<'b> Prebuilt<'b> {
+    fn split(bytes: &'b [u8]) -> Option<Self> {
+        let (head, rest) = bytes.split_at_checked(32)?;
+        let word = |i: usize| u64::from_le_bytes(head[8 * i..8 * i + 8].try_into().unwrap_or_default());
+        let (root_len, slots_len, len, next_node) = (word(0), word(1), word(2), word(3));
+        if root_len != ROOT_TABLE_LEN as u64
+            || !slots_len.is_power_of_two()
+            || len * 8 > slots_len * MAX_LOAD_EIGHTHS as u64
+            || next_node > MAX_NODES as u64
+        {
+            return None;
+        }
+        let (root, rest) = rest.split_at_checked(8 * ROOT_TABLE_LEN)?;
+        let (slots, rest) = rest.split_at_checked(16 * slots_len as usize)?;
+        Some(Prebuilt {
+            root,
+            slots,
+            len,
+            next_node,
+            rest,
+        })
+    }
+
+    /// The trie of these counts over `root` and `slots` (these parts' tables,
+    /// read), and the bytes after it.
+    fn trie(self, root: Table<RootEntry>, slots: Table<Slot>) -> (CharTrie, &'b [u8]) {
+        let trie = CharTrie {
+            shift: 64 - slots.len().trailing_zeros(),
+            root,
+            slots,
+            len: self.len as usize,
+            next_node: self.next_node as u32,
+        };
+        (trie, self.rest)
+    }
+}
+
 impl CharTrie {
     pub(crate) fn new() -> Self {
         Self::with_slots(1 << 10)
@@ -200,21 +247,10 @@ impl CharTrie {
     /// and the bytes after it; `None` when they are not such a trie or a word
     /// id is not below `words`.
     pub(crate) fn read_prebuilt(bytes: &[u8], words: usize) -> Option<(CharTrie, &[u8])> {
-        let (head, rest) = bytes.split_at_checked(32)?;
-        let word = |i: usize| u64::from_le_bytes(head[8 * i..8 * i + 8].try_into().unwrap_or_default());
-        let (root_len, slots_len, len, next_node) = (word(0), word(1), word(2), word(3));
-        if root_len != ROOT_TABLE_LEN as u64
-            || !slots_len.is_power_of_two()
-            || len * 8 > slots_len * MAX_LOAD_EIGHTHS as u64
-            || next_node > MAX_NODES as u64
-        {
-            return None;
-        }
-        let (root_bytes, rest) = rest.split_at_checked(8 * ROOT_TABLE_LEN)?;
-        let (slot_bytes, rest) = rest.split_at_checked(16 * slots_len as usize)?;
+        let parts = Prebuilt::split(bytes)?;
         let valid_id = |id: i32| id == NO_WORD || (id >= 0 && (id as usize) < words);
         let mut root = Vec::with_capacity(ROOT_TABLE_LEN);
-        for e in root_bytes.chunks_exact(8) {
+        for e in parts.root.chunks_exact(8) {
             let child = u32::from_le_bytes(e[..4].try_into().ok()?);
             let word_id = i32::from_le_bytes(e[4..].try_into().ok()?);
             if !valid_id(word_id) {
@@ -222,8 +258,8 @@ impl CharTrie {
             }
             root.push(RootEntry { child, word_id });
         }
-        let mut slots = Vec::with_capacity(slots_len as usize);
-        for s in slot_bytes.chunks_exact(16) {
+        let mut slots = Vec::with_capacity(parts.slots.len() / 16);
+        for s in parts.slots.chunks_exact(16) {
             let key = u64::from_le_bytes(s[..8].try_into().ok()?);
             let child = u32::from_le_bytes(s[8..12].try_into().ok()?);
             let word_id = i32::from_le_bytes(s[12..].try_into().ok()?);
@@ -232,14 +268,7 @@ impl CharTrie {
             }
             slots.push(Slot { key, child, word_id });
         }
-        let trie = CharTrie {
-            root: Table::Owned(root),
-            slots: Table::Owned(slots),
-            len: len as usize,
-            shift: 64 - (slots_len as usize).trailing_zeros(),
-            next_node: next_node as u32,
-        };
-        Some((trie, rest))
+        Some(parts.trie(Table::Owned(root), Table::Owned(slots)))
     }
 
     /// [`CharTrie::read_prebuilt`] of bytes that live as long as the program
@@ -249,33 +278,15 @@ impl CharTrie {
     /// so that nothing reads every page: a damaged table panics when a walk
     /// meets a bad id instead of being refused here.
     pub(crate) fn read_prebuilt_static(bytes: &'static [u8], words: usize) -> Option<(CharTrie, &'static [u8])> {
-        let (head, rest) = bytes.split_at_checked(32)?;
-        let word = |i: usize| u64::from_le_bytes(head[8 * i..8 * i + 8].try_into().unwrap_or_default());
-        let (root_len, slots_len, len, next_node) = (word(0), word(1), word(2), word(3));
-        if cfg!(target_endian = "big")
-            || root_len != ROOT_TABLE_LEN as u64
-            || !slots_len.is_power_of_two()
-            || len * 8 > slots_len * MAX_LOAD_EIGHTHS as u64
-            || next_node > MAX_NODES as u64
-        {
-            return Self::read_prebuilt(bytes, words);
+        let parts = Prebuilt::split(bytes)?;
+        match (
+            cfg!(target_endian = "little"),
+            bytemuck::try_cast_slice::<u8, RootEntry>(parts.root),
+            bytemuck::try_cast_slice::<u8, Slot>(parts.slots),
+        ) {
+            (true, Ok(root), Ok(slots)) => Some(parts.trie(Table::Borrowed(root), Table::Borrowed(slots))),
+            _ => Self::read_prebuilt(bytes, words),
         }
-        let (root_bytes, rest) = rest.split_at_checked(8 * ROOT_TABLE_LEN)?;
-        let (slot_bytes, rest) = rest.split_at_checked(16 * slots_len as usize)?;
-        let (Ok(root), Ok(slots)) = (
-            bytemuck::try_cast_slice::<u8, RootEntry>(root_bytes),
-            bytemuck::try_cast_slice::<u8, Slot>(slot_bytes),
-        ) else {
-            return Self::read_prebuilt(bytes, words);
-        };
-        let trie = CharTrie {
-            root: Table::Borrowed(root),
-            slots: Table::Borrowed(slots),
-            len: len as usize,
-            shift: 64 - (slots_len as usize).trailing_zeros(),
-            next_node: next_node as u32,
-        };
-        Some((trie, rest))
     }
 
     /// The root's transition on `ch`: `(child pointer, word id)`.
