@@ -374,7 +374,7 @@ fn the_second_calibration_manual_set_holds_its_figures() {
         assert!(found as f64 >= 0.89 * n as f64, "{direction}: {f:?}");
     }
     assert_eq!(f.same_topic.0, 767, "{f:?}");
-    assert!(f.same_topic.1 <= 5, "{f:?}");
+    assert!(f.same_topic.1 <= 6, "{f:?}");
     assert!(f.same_topic_with_translated_passages <= 8, "{f:?}");
     assert!(f.partial_ratio_error <= 0.09, "{f:?}");
 }

@@ -5,7 +5,8 @@
 //! The library is the set's library documents (`tests/fixtures/translation-debian-reference` by default)
 //! grown with synthetic paragraphs (`Synthetic::with_real_concepts`: their concept keys are real ones, drawn
 //! from the set's library and the benchmark corpus as often as real paragraphs hold them, half of each
-//! from one real paragraph) to each size, in memory. The submission is every translated and same-topic
+//! from one real paragraph) to each size, in memory, the real paragraphs spread evenly among them (an
+//! index breaks ties by position, and a real library's sources are anywhere in it). The submission is every translated and same-topic
 //! paragraph of the set. Each size's warm check (verification included) takes turns with the same
 //! check without the translation search; the median of each is shown. Run it on a release build:
 //! `cargo run --release -p tongwen-bench --bin tongwen-translation-bench`.
@@ -25,7 +26,7 @@ use tongwen_engine::extract::discover::collect_files;
 use tongwen_engine::extract::ExtractOptions;
 use tongwen_engine::fingerprint::Fingerprinter;
 use tongwen_engine::ingest;
-use tongwen_engine::library::{Library, Store};
+use tongwen_engine::library::{FlatPrints, Library, Store};
 
 #[derive(Parser)]
 #[command(name = "tongwen-translation-bench")]
@@ -86,6 +87,33 @@ fn submission(set: &std::path::Path) -> Result<(Vec<String>, Vec<Truth>)> {
         }
     }
     Ok((texts, truths))
+}
+
+/// A library of `size` paragraphs: the `real` ones spread evenly among the first of `synthetic`, so that
+/// a real paragraph's slot (the index's order, which breaks the shortlist's ties) says nothing of it.
+fn spread(real: &FlatPrints, synthetic: &FlatPrints, size: usize) -> FlatPrints {
+    let r = real.simhash.len();
+    let mut flat = FlatPrints::default();
+    let mut next = (0, 0);
+    let push = |flat: &mut FlatPrints, from: &FlatPrints, i: usize| {
+        flat.push(
+            from.paragraph_ids[i],
+            from.document_ids[i],
+            from.simhash[i],
+            from.keys_of(i),
+        )
+    };
+    for slot in 0..size.max(r) {
+        // Real paragraph j goes to slot (2j + 1) * size / 2r.
+        if next.0 < r && slot >= (2 * next.0 + 1) * size / (2 * r) {
+            push(&mut flat, real, next.0);
+            next.0 += 1;
+        } else if next.1 < synthetic.simhash.len() {
+            push(&mut flat, synthetic, next.1);
+            next.1 += 1;
+        }
+    }
+    flat
 }
 
 /// Translations found (flagged by a translation of their true source) and same-topic paragraphs
@@ -160,15 +188,15 @@ fn main() -> Result<()> {
         translation: None,
         ..settings
     };
-    let mut flat = real;
+    let mut grown = FlatPrints::default();
     let mut id = i64::MAX / 2;
     for &size in &args.sizes {
-        while flat.simhash.len() < size {
+        while real.simhash.len() + grown.simhash.len() < size {
             id += 1;
             let k = synthetic.keys();
-            flat.push(id, -1, synthetic.next_u64(), &k);
+            grown.push(id, -1, synthetic.next_u64(), &k);
         }
-        let index = Index::from_flat(flat.clone());
+        let index = Index::from_flat(spread(&real, &grown, size));
         let checker = Checker::new(&lib, &index, &fp, settings);
         let baseline = Checker::new(&lib, &index, &fp, same_language);
         let (mut times, mut base_times) = (Vec::new(), Vec::new());

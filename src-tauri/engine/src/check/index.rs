@@ -15,8 +15,9 @@ use crate::fingerprint::hamming;
 use crate::library::FlatPrints;
 
 pub use crate::library::shortlist::RARE_POSTINGS_BUDGET;
+use crate::library::shortlist::{reading_order, ConceptQuery};
 
-/// Paragraphs of the cross-language shortlist's rarest keys looked up in its other keys (see
+/// Paragraphs of the cross-language shortlist's first keys looked up in its other keys (see
 /// [`Index::shortlist_rare`]).
 pub const PROBED: usize = 64;
 
@@ -279,39 +280,46 @@ impl Index {
         slice.partition_point(|&k| k <= hi) - slice.partition_point(|&k| k < lo)
     }
 
-    /// The cross-language shortlist: the paragraphs holding the most of `keys` (concept keys of the
-    /// other language), looking up at most `lookups` of them, none held by more than 2% of the library
-    /// (at least 100, `rare_limit`). In two steps, so that the cost stays bounded as posting lists grow with
-    /// the library:
+    /// The cross-language shortlist: the paragraphs holding the most of `query`'s keys (concept keys
+    /// of the other language), looking up at most `lookups` of them in their reading order
+    /// (`library::shortlist::reading_order`), none held by more than 2% of the library (at least 100,
+    /// `rare_limit`). In two steps, so that the cost stays bounded as posting lists grow with the
+    /// library:
     ///
-    /// 1. The rarest keys' postings are read while at most [`RARE_POSTINGS_BUDGET`] are (at least the
-    ///    rarest key's): each paragraph in them is counted, and the [`PROBED`] that hold the most go on.
+    /// 1. The first keys' postings are read while at most [`RARE_POSTINGS_BUDGET`] are (at least the
+    ///    first key's): each paragraph in them is counted, and the [`PROBED`] that hold the most go on.
     /// 2. Each of those is looked up in the other keys' posting lists (sorted by slot: a binary search
     ///    each), so that its count is over every key looked up.
     ///
-    /// At least `min_shared`, most first, at most `n`, ties by slot; paragraphs of document `exclude`
-    /// left out. A paragraph holding none of the rarest keys within the budget is not found: a
-    /// translation's source holds its rare terms.
+    /// At least the query's `min_shared`, most first, at most `n`, ties by slot; paragraphs of
+    /// document `exclude` left out. A paragraph holding none of the keys read within the budget is not
+    /// found.
     pub fn shortlist_rare(
         &self,
-        keys: &[u32],
+        query: &ConceptQuery<'_>,
         lookups: usize,
-        min_shared: u32,
         n: usize,
         exclude: Option<i64>,
     ) -> Vec<(Slot, u32)> {
-        let limit = self.rare_limit();
-        let mut lists: Vec<&[Slot]> = keys
-            .iter()
-            .map(|&k| self.postings(k))
-            .filter(|p| !p.is_empty() && p.len() <= limit)
-            .collect();
-        lists.sort_by_key(|p| p.len());
-        lists.truncate(lookups);
+        let min_shared = query.min_shared;
+        // Each key's postings, found once.
+        let mut found: Vec<(u32, &[Slot])> = query.keys.iter().map(|&k| (k, &[][..])).collect();
+        found.sort_unstable_by_key(|f| f.0);
+        found.dedup_by_key(|f| f.0);
+        for f in &mut found {
+            f.1 = self.postings(f.0);
+        }
+        let postings = |k: u32| {
+            found
+                .binary_search_by_key(&k, |f| f.0)
+                .map_or(&[][..], |i| found[i].1)
+        };
+        let order = reading_order(query, |k| postings(k).len(), self.rare_limit(), lookups);
+        let lists: Vec<&[Slot]> = order.iter().map(|&(k, _)| postings(k)).collect();
         if lists.len() < min_shared as usize {
             return Vec::new();
         }
-        // Rarest first, within a budget of postings read (the rarest list always).
+        // In reading order, within a budget of postings read (the first list always).
         let mut read = 0;
         let within = lists
             .iter()
@@ -438,16 +446,25 @@ mod tests {
         lists[2].push(10);
         let refs: Vec<&[u32]> = lists.iter().map(Vec::as_slice).collect();
         let index = Index::from_flat(flat(&refs));
+        // Each key a term of its own, all specific.
         let keys: Vec<u32> = [1].into_iter().chain(10..20).collect();
+        let generality = vec![1; keys.len()];
+        let ends: Vec<u32> = (1..=keys.len() as u32).collect();
+        let query = |min_shared| ConceptQuery {
+            keys: &keys,
+            generality: &generality,
+            ends: &ends,
+            min_shared,
+        };
         assert_eq!(
-            index.shortlist_rare(&keys, 32, 2, 10, None),
+            index.shortlist_rare(&query(2), 32, 10, None),
             vec![(0, 10), (1, 5)]
         );
-        assert_eq!(index.shortlist_rare(&keys, 32, 1, 10, None).len(), 3);
-        // Lookups are the rarest first: the five keys only paragraph 0 holds.
-        assert_eq!(index.shortlist_rare(&keys, 5, 1, 10, None), vec![(0, 5)]);
+        assert_eq!(index.shortlist_rare(&query(1), 32, 10, None).len(), 3);
+        // Lookups are the cheapest first (here the rarest): the five keys only paragraph 0 holds.
+        assert_eq!(index.shortlist_rare(&query(1), 5, 10, None), vec![(0, 5)]);
         // Every paragraph is in document 1.
-        assert!(index.shortlist_rare(&keys, 32, 1, 10, Some(1)).is_empty());
+        assert!(index.shortlist_rare(&query(1), 32, 10, Some(1)).is_empty());
     }
 
     #[test]

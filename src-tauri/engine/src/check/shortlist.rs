@@ -4,7 +4,7 @@ use rayon::prelude::*;
 
 use super::index::{Index, Slot};
 use crate::error::Result;
-use crate::library::shortlist::{Candidate, KeyQuery, Shortlist, Shortlisted};
+use crate::library::shortlist::{Candidate, ConceptQuery, KeyQuery, Shortlist, Shortlisted};
 
 impl Index {
     /// The paragraph in `slot` as a candidate.
@@ -38,16 +38,14 @@ impl Shortlist for Index {
 
     fn shortlist_rare_each(
         &self,
-        queries: &[KeyQuery<'_>],
+        queries: &[ConceptQuery<'_>],
         lookups: usize,
         n: usize,
         exclude: Option<i64>,
     ) -> Result<Vec<Shortlisted>> {
         Ok(queries
             .par_iter()
-            .map(|q| {
-                self.candidates(self.shortlist_rare(q.keys, lookups, q.min_shared, n, exclude))
-            })
+            .map(|q| self.candidates(self.shortlist_rare(q, lookups, n, exclude)))
             .collect())
     }
 

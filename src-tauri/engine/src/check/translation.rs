@@ -2,8 +2,9 @@
 //! that the submission paragraph translates.
 //!
 //! 1. The paragraph's concepts (`crosslang`) are tagged with the other language and looked up in the
-//!    index, at most [`LOOKUPS`] of them, rarest first (a rare concept, such as a name, a command or a
-//!    term, says most about where a passage came from; `check::Index::shortlist_rare`). A paragraph of
+//!    index, at most [`LOOKUPS`] of them, by what each costs to read against its chance of being the
+//!    translation's (`library::shortlist::reading_order`: a Chinese word's glosses cost the postings of
+//!    all of them, a general concept more; `check::Index::shortlist_rare`). A paragraph of
 //!    several sentences also looks up each sentence's concepts: one translated sentence in a writer's
 //!    own paragraph shares too few concepts with its source for the paragraph's question.
 //! 2. A library paragraph holding at least [`MIN_SHARED`] of the paragraph's concepts (at least
@@ -27,13 +28,11 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use super::{
-    covered_share, Candidate, Extent, KeyQuery, Match, ParagraphResult, Shortlist, SpanPair,
-};
-use crate::crosslang::{self, Language, Sentence};
+use super::{covered_share, Candidate, Extent, Match, ParagraphResult, Shortlist, SpanPair};
+use crate::crosslang::{self, ConceptTerms, Language, Sentence};
 use crate::error::Result;
 use crate::fingerprint::{hamming, Fingerprinter};
-use crate::library::shortlist::Shortlisted;
+use crate::library::shortlist::{ConceptQuery, Shortlisted};
 use crate::library::Sources;
 use crate::text::normalize;
 
@@ -41,7 +40,7 @@ use crate::text::normalize;
 /// library paragraph for the match to be reported. Calibrated on `tests/fixtures/translation`
 /// (docs/how-it-works.md, "Copies by translation").
 pub const TRANSLATION_THRESHOLD: f64 = 0.45;
-/// Concept keys looked up per paragraph (rarest first).
+/// Concept keys looked up per paragraph (in `library::shortlist::reading_order`).
 pub const LOOKUPS: usize = 32;
 /// Concept keys a candidate must share (see the module notes).
 pub const MIN_SHARED: u32 = 3;
@@ -62,8 +61,8 @@ pub const SAME_LANGUAGE_ENOUGH: f64 = 0.5;
 /// with the other language, and each sentence's (when it has several sentences).
 struct Read {
     sentences: Vec<Sentence>,
-    keys: Vec<u32>,
-    sentence_keys: Vec<Vec<u32>>,
+    terms: ConceptTerms,
+    sentence_terms: Vec<ConceptTerms>,
 }
 
 /// A submission paragraph prepared for the pass: its sentences of its language and shortlisted
@@ -119,46 +118,43 @@ pub(super) fn add_translations(
             if read.concepts.is_empty() {
                 return None;
             }
-            let keys = crosslang::index_keys(other, &read.concepts);
-            let (sentences, ranges): (Vec<Sentence>, Vec<_>) = read
+            let terms = read.terms(lexicon, other, 0..read.concepts.len());
+            let own = |s: &Sentence| s.language == read.language;
+            let ranges: Vec<_> = read
                 .sentences
-                .into_iter()
-                .zip(read.sentence_concepts)
-                .filter(|(s, _)| s.language == read.language)
-                .unzip();
-            let sentence_keys = if sentences.len() >= 2 {
+                .iter()
+                .zip(&read.sentence_concepts)
+                .filter(|(s, _)| own(s))
+                .map(|(_, range)| range.clone())
+                .collect();
+            let sentence_terms = if ranges.len() >= 2 {
                 ranges
                     .into_iter()
-                    .map(|range| crosslang::index_keys(other, &read.concepts[range]))
-                    .filter(|keys| keys.len() > SENTENCE_MIN_SHARED as usize)
+                    .map(|range| read.terms(lexicon, other, range))
+                    .filter(|terms| terms.distinct() > SENTENCE_MIN_SHARED as usize)
                     .collect()
             } else {
                 Vec::new()
             };
+            let sentences: Vec<Sentence> = read.sentences.into_iter().filter(own).collect();
             (!sentences.is_empty()).then_some(Read {
                 sentences,
-                keys,
-                sentence_keys,
+                terms,
+                sentence_terms,
             })
         })
         .collect();
     // Two shortlist questions for all the searched paragraphs: their own keys, their sentences'.
-    let paragraph_queries: Vec<KeyQuery<'_>> = read
+    let paragraph_queries: Vec<ConceptQuery<'_>> = read
         .iter()
         .flatten()
-        .map(|r| KeyQuery {
-            keys: &r.keys,
-            min_shared: MIN_SHARED,
-        })
+        .map(|r| r.terms.query(MIN_SHARED))
         .collect();
-    let sentence_queries: Vec<KeyQuery<'_>> = read
+    let sentence_queries: Vec<ConceptQuery<'_>> = read
         .iter()
         .flatten()
-        .flat_map(|r| r.sentence_keys.iter())
-        .map(|keys| KeyQuery {
-            keys,
-            min_shared: SENTENCE_MIN_SHARED,
-        })
+        .flat_map(|r| r.sentence_terms.iter())
+        .map(|terms| terms.query(SENTENCE_MIN_SHARED))
         .collect();
     let mut lists = shortlist
         .shortlist_rare_each(&paragraph_queries, LOOKUPS, CANDIDATES, exclude)?
@@ -178,7 +174,7 @@ pub(super) fn add_translations(
         .map(|r| {
             let r = r?;
             let mut candidates: Vec<Candidate> = near_best(lists.next()?).collect();
-            for _ in &r.sentence_keys {
+            for _ in &r.sentence_terms {
                 for c in near_best(sentence_lists.next()?) {
                     if !candidates.iter().any(|k| k.paragraph_id == c.paragraph_id) {
                         candidates.push(c);

@@ -125,14 +125,19 @@ fn latin_tokens(text: &str) -> (Vec<u64>, Vec<u64>) {
 
 /// The concept keys of a paragraph of `language` (see the module notes), sorted and distinct.
 pub fn index_keys(language: Language, concepts: &[u64]) -> Vec<u32> {
+    let mut keys: Vec<u32> = concepts.iter().map(|&c| concept_key(language, c)).collect();
+    keys.sort_unstable();
+    keys.dedup();
+    keys
+}
+
+/// The key of `concept` in paragraphs of `language` (see the module notes).
+pub fn concept_key(language: Language, concept: u64) -> u32 {
     let tag = match language {
         Language::Chinese => CONCEPT_BIT | CHINESE_BIT,
         Language::English => CONCEPT_BIT,
     };
-    let mut keys: Vec<u32> = concepts.iter().map(|&c| tag | (c >> 34) as u32).collect();
-    keys.sort_unstable();
-    keys.dedup();
-    keys
+    tag | (concept >> 34) as u32
 }
 
 /// The concept keys a library paragraph is stored with: of its distinct concepts, the
@@ -323,22 +328,87 @@ fn english_concept(word: &str, hash: u64) -> Option<(u32, u64)> {
 pub struct Analysis {
     pub language: Language,
     pub sentences: Vec<Sentence>,
-    /// The concepts the paragraph is indexed by ([`push_index_concepts`] of every word).
+    /// The concepts the paragraph is indexed by ([`push_index_concepts`] of every word), word after
+    /// word.
     pub concepts: Vec<u64>,
-    /// Each sentence's part of [`Self::concepts`].
+    /// Where each word's part of [`Self::concepts`] ends (words with no concept left out).
+    pub word_ends: Vec<usize>,
+    /// Each sentence's part of [`Self::concepts`] (whole words).
     pub sentence_concepts: Vec<std::ops::Range<usize>>,
+}
+
+impl Analysis {
+    /// The concept terms of the words whose concepts lie in `range` (the whole paragraph's, or a
+    /// sentence's), as keys of paragraphs of `language`: see [`ConceptTerms`].
+    pub fn terms(
+        &self,
+        lexicon: &Lexicon,
+        language: Language,
+        range: std::ops::Range<usize>,
+    ) -> ConceptTerms {
+        let mut terms = ConceptTerms::default();
+        let first = self.word_ends.partition_point(|&end| end <= range.start);
+        let mut start = range.start;
+        for &end in self.word_ends[first..]
+            .iter()
+            .take_while(|&&end| end <= range.end)
+        {
+            for &c in &self.concepts[start..end] {
+                terms.keys.push(concept_key(language, c));
+                terms.generality.push(lexicon.generality(c));
+            }
+            terms.ends.push(terms.keys.len() as u32);
+            start = end;
+        }
+        terms
+    }
+}
+
+/// A text's concept keys by term, the unit a translator renders: a Chinese word's glosses (one of
+/// which is the translator's word, likelier a common one than a rare sense), an English word's or a
+/// Latin token's stem. `check::Index::shortlist_rare` reads them in the order
+/// `library::shortlist::reading_order` gives.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ConceptTerms {
+    /// Each term's keys, term after term (a key may be in several terms).
+    pub keys: Vec<u32>,
+    /// Each key's concept's generality ([`Lexicon::generality`]), parallel to [`Self::keys`].
+    pub generality: Vec<u32>,
+    /// Where each term's keys end in [`Self::keys`].
+    pub ends: Vec<u32>,
+}
+
+impl ConceptTerms {
+    /// The shortlist's question of these terms: a candidate shares at least `min_shared` keys.
+    pub fn query(&self, min_shared: u32) -> crate::library::shortlist::ConceptQuery<'_> {
+        crate::library::shortlist::ConceptQuery {
+            keys: &self.keys,
+            generality: &self.generality,
+            ends: &self.ends,
+            min_shared,
+        }
+    }
+
+    /// How many distinct keys the terms hold.
+    pub fn distinct(&self) -> usize {
+        let mut keys = self.keys.clone();
+        keys.sort_unstable();
+        keys.dedup();
+        keys.len()
+    }
 }
 
 /// Read a paragraph (see [`Analysis`]).
 pub fn analyse(tokenizer: &Tokenizer, lexicon: &Lexicon, paragraph: &str) -> Analysis {
-    let mut indexed = (Vec::new(), Vec::new());
-    let sentences = sentences_with(tokenizer, lexicon, paragraph, Some(&mut indexed));
-    Analysis {
+    let mut analysis = Analysis {
         language: language_of(&normalize(paragraph)),
-        sentences,
-        concepts: indexed.0,
-        sentence_concepts: indexed.1,
-    }
+        sentences: Vec::new(),
+        concepts: Vec::new(),
+        word_ends: Vec::new(),
+        sentence_concepts: Vec::new(),
+    };
+    analysis.sentences = sentences_with(tokenizer, lexicon, paragraph, Some(&mut analysis));
+    analysis
 }
 
 /// The paragraph's sentences with their concepts.
@@ -346,14 +416,13 @@ pub fn sentences(tokenizer: &Tokenizer, lexicon: &Lexicon, paragraph: &str) -> V
     sentences_with(tokenizer, lexicon, paragraph, None)
 }
 
-/// [`sentences`], also collecting the words' indexed concepts into `indexed.0` and each sentence's range
-/// of them into `indexed.1`.
-#[allow(clippy::type_complexity)]
+/// [`sentences`], also collecting the words' indexed concepts into `indexed` (its concepts, word ends
+/// and sentences' ranges).
 fn sentences_with(
     tokenizer: &Tokenizer,
     lexicon: &Lexicon,
     paragraph: &str,
-    mut indexed: Option<&mut (Vec<u64>, Vec<std::ops::Range<usize>>)>,
+    mut indexed: Option<&mut Analysis>,
 ) -> Vec<Sentence> {
     let chars: Vec<char> = paragraph.chars().collect();
     split(paragraph)
@@ -366,14 +435,18 @@ fn sentences_with(
             let (latin, numbers) = latin_tokens(&normalized);
             let han = normalized.chars().filter(|&c| is_ideograph(c)).count() as u32;
             let ascii = normalized.bytes().filter(u8::is_ascii_alphanumeric).count() as u32;
-            let first = indexed.as_deref().map_or(0, |i| i.0.len());
+            let first = indexed.as_deref().map_or(0, |i| i.concepts.len());
             tokenizer.for_each_normalized_word(&normalized, |w| {
                 if tokenizer.is_stop_word(w) {
                     return;
                 }
                 let hash = word_hash(w);
                 if let Some(out) = indexed.as_deref_mut() {
-                    push_index_concepts_hashed(lexicon, w, hash, &mut out.0);
+                    let before = out.concepts.len();
+                    push_index_concepts_hashed(lexicon, w, hash, &mut out.concepts);
+                    if out.concepts.len() > before {
+                        out.word_ends.push(out.concepts.len());
+                    }
                 }
                 let before = keys.len();
                 push_word_concepts(lexicon, w, hash, &mut keys);
@@ -385,8 +458,8 @@ fn sentences_with(
                 return None;
             }
             if let Some(out) = indexed.as_deref_mut() {
-                let last = out.0.len();
-                out.1.push(first..last);
+                let last = out.concepts.len();
+                out.sentence_concepts.push(first..last);
             }
             let mut concepts = keys.clone();
             concepts.sort_unstable();

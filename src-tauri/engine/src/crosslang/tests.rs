@@ -300,3 +300,69 @@ fn distinct_concepts_are_the_sorted_distinct_ones() {
         index_keys(Language::Chinese, &want)
     );
 }
+
+#[test]
+fn a_paragraphs_concept_terms_are_its_words_glosses_and_stems() {
+    let lex = Lexicon::embedded();
+    let zh = "上传软件包之前，请先构建它。然后运行 lintian 检查打包问题。";
+    let a = analyse(tok(), lex, zh);
+    let whole = a.terms(lex, Language::English, 0..a.concepts.len());
+    // One term per word with concepts, each the word's glosses as English keys with their generality.
+    assert_eq!(whole.ends.len(), a.word_ends.len());
+    assert_eq!(
+        whole.keys,
+        index_keys_in_order(Language::English, &a.concepts)
+    );
+    let generality: Vec<u32> = a.concepts.iter().map(|&c| lex.generality(c)).collect();
+    assert_eq!(whole.generality, generality);
+    let mut start = 0;
+    for (&end, &word_end) in whole.ends.iter().zip(&a.word_ends) {
+        assert_eq!(end as usize, word_end);
+        assert!(end > start, "a term has keys");
+        start = end;
+    }
+    // The package word has several glosses: its term holds them all.
+    let package = index_keys(Language::English, &[concept("packag")])[0];
+    let mut start = 0;
+    let term = whole
+        .ends
+        .iter()
+        .map(|&end| {
+            let t = &whole.keys[start..end as usize];
+            start = end as usize;
+            t
+        })
+        .find(|t| t.contains(&package))
+        .unwrap();
+    assert!(term.len() >= 2, "{term:?}");
+    // The sentences' terms are the paragraph's, split where the sentences split.
+    assert_eq!(a.sentence_concepts.len(), 2);
+    let parts: Vec<ConceptTerms> = a
+        .sentence_concepts
+        .iter()
+        .map(|r| a.terms(lex, Language::English, r.clone()))
+        .collect();
+    assert_eq!(parts[0].keys.len() + parts[1].keys.len(), whole.keys.len());
+    assert_eq!(
+        [parts[0].keys.clone(), parts[1].keys.clone()].concat(),
+        whole.keys
+    );
+    assert!(parts[1]
+        .keys
+        .contains(&index_keys(Language::English, &[concept("lintian")])[0]));
+    assert!(parts
+        .iter()
+        .all(|p| p.ends.len() >= 2 && p.distinct() <= p.keys.len()));
+    // As Chinese keys (a Chinese library), the same concepts carry the other tag.
+    let as_zh = a.terms(lex, Language::Chinese, 0..a.concepts.len());
+    assert_eq!(as_zh.ends, whole.ends);
+    assert!(as_zh.keys.iter().zip(&whole.keys).all(|(z, e)| z != e));
+}
+
+/// Each concept's key, in order (not sorted, not distinct).
+fn index_keys_in_order(language: Language, concepts: &[u64]) -> Vec<u32> {
+    concepts
+        .iter()
+        .map(|&c| index_keys(language, &[c])[0])
+        .collect()
+}

@@ -65,8 +65,8 @@ pub const MIGRATIONS: &[&str] = &[
         paragraphs     bigint  NOT NULL
     );
     INSERT INTO tongwen.meta VALUES (1, 1, (random() * 9.2e18)::bigint, 0, 0, 0);",
-    // 2: how many paragraphs hold each concept key (the cross-language shortlist reads the rarest
-    // first), kept exact by the key table's own triggers in the writer's transaction. Each writer
+    // 2: how many paragraphs hold each concept key (the cross-language shortlist orders its
+    // keys by them), kept exact by the key table's own triggers in the writer's transaction. Each writer
     // counts into one of 16 slots (its server process id modulo 16), so desktops adding at once seldom
     // wait on each other's counters; a key's count is the sum of its slots.
     "CREATE TABLE tongwen.concept_counts (

@@ -6,7 +6,9 @@ use rayon::prelude::*;
 
 use super::{as_stored, split, PgLibrary};
 use crate::error::Result;
-use crate::library::shortlist::{Candidate, KeyQuery, Shortlist, Shortlisted};
+use crate::library::shortlist::{
+    reading_order, Candidate, ConceptQuery, KeyQuery, Shortlist, Shortlisted,
+};
 
 /// Postings of a submission's keys, as the server's key index holds them: each key's paragraphs in id
 /// order, at most `limit + 1` of them (enough to tell a key held by more than `limit` paragraphs).
@@ -40,10 +42,9 @@ pub(super) fn postings(
 }
 
 /// The queries' keys, each once, as the server stores them.
-pub(super) fn distinct_keys(queries: &[KeyQuery<'_>]) -> Vec<i32> {
+pub(super) fn distinct_keys<'a>(queries: impl Iterator<Item = &'a [u32]>) -> Vec<i32> {
     let mut keys: Vec<i32> = queries
-        .iter()
-        .flat_map(|q| q.keys.iter().map(|&k| as_stored(k)))
+        .flat_map(|keys| keys.iter().map(|&k| as_stored(k)))
         .collect();
     keys.sort_unstable();
     keys.dedup();
@@ -56,11 +57,10 @@ pub(super) fn distinct_keys(queries: &[KeyQuery<'_>]) -> Vec<i32> {
 pub(super) fn concept_counts(
     c: &mut Client,
     helper: Option<&mut Client>,
-    queries: &[KeyQuery<'_>],
+    keys: &[i32],
     limit: i64,
 ) -> std::result::Result<rustc_hash::FxHashMap<u32, i64>, postgres::Error> {
-    let keys = distinct_keys(queries);
-    let parts = split(c, helper, &keys, |c, keys| {
+    let parts = split(c, helper, keys, |c, keys| {
         c.query(
             "SELECT key, sum(paragraphs)::bigint FROM concept_counts WHERE key = ANY($1)
              GROUP BY key",
@@ -158,7 +158,7 @@ impl Shortlist for PgLibrary {
         self.read_split(|c, mut helper| {
             // A key in more than 1% of the paragraphs (at least 1,000) says nothing of a source.
             let limit = (paragraph_count(c)? / 100).max(1_000);
-            let keys = distinct_keys(queries);
+            let keys = distinct_keys(queries.iter().map(|q| q.keys));
             let postings = postings(c, helper.as_deref_mut(), &keys, limit)?;
             let counted = queries
                 .par_iter()
@@ -183,7 +183,7 @@ impl Shortlist for PgLibrary {
 
     fn shortlist_rare_each(
         &self,
-        queries: &[KeyQuery<'_>],
+        queries: &[ConceptQuery<'_>],
         lookups: usize,
         n: usize,
         exclude: Option<i64>,
@@ -195,25 +195,20 @@ impl Shortlist for PgLibrary {
             // in-memory index, paragraphs are counted over the keys read only (no second step that
             // looks the best of them up in the other keys' postings).
             let limit = (paragraph_count(c)? / 50).max(100).min(budget as i64 + 1);
-            // Each paragraph reads only its rarest keys, so the keys' counters are read first and the
+            // Each paragraph reads only its first keys, so the keys' counters are read first and the
             // postings fetched only of the keys some paragraph reads.
-            let held = concept_counts(c, helper.as_deref_mut(), queries, limit)?;
+            let keys = distinct_keys(queries.iter().map(|q| q.keys));
+            let held = concept_counts(c, helper.as_deref_mut(), &keys, limit)?;
             let chosen: Vec<Vec<u32>> = queries
                 .iter()
                 .map(|q| {
-                    let mut keys: Vec<(u32, i64)> = q
-                        .keys
-                        .iter()
-                        .filter_map(|k| Some((*k, *held.get(k)?)))
-                        .filter(|&(_, n)| n <= limit)
-                        .collect();
-                    keys.sort_by_key(|&(_, n)| n);
-                    keys.truncate(lookups);
+                    let holders = |k| held.get(&k).map_or(0, |&n| n as usize);
+                    let keys = reading_order(q, holders, limit as usize, lookups);
                     let mut read = 0;
                     let within = keys
                         .iter()
                         .take_while(|&&(_, n)| {
-                            read += n as usize;
+                            read += n;
                             read <= budget
                         })
                         .count();
@@ -223,14 +218,8 @@ impl Shortlist for PgLibrary {
                     keys[..within].iter().map(|&(k, _)| k).collect()
                 })
                 .collect();
-            let wanted: Vec<KeyQuery<'_>> = chosen
-                .iter()
-                .map(|keys| KeyQuery {
-                    keys,
-                    min_shared: 0,
-                })
-                .collect();
-            let postings = postings(c, helper.as_deref_mut(), &distinct_keys(&wanted), limit)?;
+            let wanted = distinct_keys(chosen.iter().map(Vec::as_slice));
+            let postings = postings(c, helper.as_deref_mut(), &wanted, limit)?;
             let counted = queries
                 .par_iter()
                 .zip(&chosen)
