@@ -4,8 +4,10 @@ in its official Simplified Chinese translation, neither of them in eval-dev.
 
 usage: python3 scripts/make-manual-translation-set.py MANUAL OUT [--debs DIR] [--seed 28]
   MANUAL: debian-reference (packages debian-reference-en, debian-reference-zh-cn 2.100),
-          debian-handbook (11.20220922: html/en-US/ and html/zh-CN/) or
-          installation-guide (installation-guide-amd64 20230508+deb12u1: en/ and zh_CN/)
+          debian-handbook (11.20220922: html/en-US/ and html/zh-CN/),
+          installation-guide (installation-guide-amd64 20230508+deb12u1: en/ and zh_CN/) or
+          libreoffice-help (libreoffice-help-en-us and -zh-cn 4:7.4.7-1+deb12u14: LibreOffice 7.4's
+          help pages, a folder's pages one chapter)
   --debs: where the packages' .deb files are (or go: `apt-get download` fetches them when missing)
 needs: dpkg-deb, the jieba Python package (pip install jieba), assets/lexicon/cedict-zh-en.txt.gz
 
@@ -65,6 +67,14 @@ MANUALS = {
         "packages": ["installation-guide-amd64"],
         "en": "usr/share/doc/installation-guide-amd64/en/*.html",
         "zh": lambda en: en.replace("/en/", "/zh_CN/"),
+    },
+    # Office software, not system administration: short help pages, so a folder's pages (in name
+    # order) make one chapter.
+    "libreoffice-help": {
+        "packages": ["libreoffice-help-en-us", "libreoffice-help-zh-cn"],
+        "en": "usr/share/libreoffice/help/en-US/text/**/*.html",
+        "zh": lambda en: en.replace("/en-US/", "/zh-CN/"),
+        "chapter": "folder",
     },
 }
 CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -196,8 +206,8 @@ def main():
     lex = load_lexicon()
 
     # Documents: (name, [(en, zh)]) of consecutive prose pairs.
-    documents = []
-    for en_path in sorted(glob.glob(os.path.join(root, manual["en"]))):
+    chapters = {}
+    for en_path in sorted(glob.glob(os.path.join(root, manual["en"]), recursive=True)):
         zh_path = manual["zh"](en_path)
         if not os.path.exists(zh_path):
             continue
@@ -205,9 +215,17 @@ def main():
         if len(en) != len(zh):
             continue
         pairs = [(e, tidy_zh(z)) for e, z in zip(en, zh) if is_prose_pair(e, tidy_zh(z))]
-        # The page's name without its language and extension (ch01.en.html: ch01; sect.apt.html:
-        # sect.apt), unique within the manual.
-        chapter = re.sub(r"(\.en)?\.html$", "", os.path.basename(en_path))
+        if manual.get("chapter") == "folder":
+            # The folder below the edition's root (text/swriter/guide: text-swriter-guide).
+            base = os.path.join(root, manual["en"].split("/**")[0])
+            chapter = os.path.relpath(os.path.dirname(en_path), os.path.dirname(base)).replace("/", "-")
+        else:
+            # The page's name without its language and extension (ch01.en.html: ch01; sect.apt.html:
+            # sect.apt), unique within the manual.
+            chapter = re.sub(r"(\.en)?\.html$", "", os.path.basename(en_path))
+        chapters.setdefault(chapter, []).extend(pairs)
+    documents = []
+    for chapter, pairs in chapters.items():
         for i in range(0, len(pairs), PER_DOCUMENT):
             chunk = pairs[i : i + PER_DOCUMENT]
             if len(chunk) >= 6:

@@ -72,6 +72,16 @@ struct Prepared {
     candidates: Vec<Candidate>,
 }
 
+/// The shortlist's question of `terms`: a candidate shares at least `min_shared` keys.
+fn query(terms: &ConceptTerms, min_shared: u32) -> ConceptQuery<'_> {
+    ConceptQuery {
+        keys: &terms.keys,
+        generality: &terms.generality,
+        ends: &terms.ends,
+        min_shared,
+    }
+}
+
 /// Add the translations found for each paragraph to `results` (which hold the same-language matches),
 /// keeping at most `keep` matches per paragraph.
 pub(super) fn add_translations(
@@ -148,13 +158,13 @@ pub(super) fn add_translations(
     let paragraph_queries: Vec<ConceptQuery<'_>> = read
         .iter()
         .flatten()
-        .map(|r| r.terms.query(MIN_SHARED))
+        .map(|r| query(&r.terms, MIN_SHARED))
         .collect();
     let sentence_queries: Vec<ConceptQuery<'_>> = read
         .iter()
         .flatten()
         .flat_map(|r| r.sentence_terms.iter())
-        .map(|terms| terms.query(SENTENCE_MIN_SHARED))
+        .map(|terms| query(terms, SENTENCE_MIN_SHARED))
         .collect();
     let mut lists = shortlist
         .shortlist_rare_each(&paragraph_queries, LOOKUPS, CANDIDATES, exclude)?

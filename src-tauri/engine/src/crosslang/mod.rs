@@ -379,16 +379,6 @@ pub struct ConceptTerms {
 }
 
 impl ConceptTerms {
-    /// The shortlist's question of these terms: a candidate shares at least `min_shared` keys.
-    pub fn query(&self, min_shared: u32) -> crate::library::shortlist::ConceptQuery<'_> {
-        crate::library::shortlist::ConceptQuery {
-            keys: &self.keys,
-            generality: &self.generality,
-            ends: &self.ends,
-            min_shared,
-        }
-    }
-
     /// How many distinct keys the terms hold.
     pub fn distinct(&self) -> usize {
         let mut keys = self.keys.clone();
