@@ -6,8 +6,11 @@ usage: python3 scripts/make-manual-translation-set.py MANUAL OUT [--debs DIR] [-
   MANUAL: debian-reference (packages debian-reference-en, debian-reference-zh-cn 2.100),
           debian-handbook (11.20220922: html/en-US/ and html/zh-CN/),
           installation-guide (installation-guide-amd64 20230508+deb12u1: en/ and zh_CN/) or
-          libreoffice-help (libreoffice-help-en-us and -zh-cn 4:7.4.7-1+deb12u14: LibreOffice 7.4's
-          help pages, a folder's pages one chapter)
+          libreoffice-general or libreoffice-apps (libreoffice-help-en-us and -zh-cn
+          4:7.4.7-1+deb12u14: LibreOffice 7.4's help pages, those shared by every application and
+          Basic's, or the applications' own; a folder's pages one chapter, the editions' paragraphs
+          paired by their ids, and a translation left out when the library holds its text in its own
+          language: help pages repeat paragraphs)
   --debs: where the packages' .deb files are (or go: `apt-get download` fetches them when missing)
 needs: dpkg-deb, the jieba Python package (pip install jieba), assets/lexicon/cedict-zh-en.txt.gz
 
@@ -35,7 +38,8 @@ neither. The set:
 Query documents hold 12 paragraphs of one language each, translations and negatives shuffled; the
 partial translations are in documents of their own (`partial-*`), 6 each, with as many same-topic
 paragraphs, so that a document's copy ratio can be compared with the truth's (`copy_ratio`).
-Writes OUT/library/*.txt, OUT/queries/*.txt and OUT/truth.json (eval-dev's format), so
+Writes OUT/library/*.txt, OUT/queries/*.txt and OUT/truth.json (eval-dev's format; the LibreOffice sets'
+SOURCE.md, their text's origin and licence, is written by hand), so
 `tongwen eval OUT/truth.json` measures it.
 """
 import argparse
@@ -69,12 +73,21 @@ MANUALS = {
         "zh": lambda en: en.replace("/en/", "/zh_CN/"),
     },
     # Office software, not system administration: short help pages, so a folder's pages (in name
-    # order) make one chapter.
-    "libreoffice-help": {
+    # order) make one chapter. Two sets from different pages: the help shared by every application and
+    # Basic's, and the applications' own (Writer, Calc, Impress, Draw, Base, Chart, Math).
+    "libreoffice-general": {
         "packages": ["libreoffice-help-en-us", "libreoffice-help-zh-cn"],
         "en": "usr/share/libreoffice/help/en-US/text/**/*.html",
         "zh": lambda en: en.replace("/en-US/", "/zh-CN/"),
         "chapter": "folder",
+        "modules": ["shared", "sbasic"],
+    },
+    "libreoffice-apps": {
+        "packages": ["libreoffice-help-en-us", "libreoffice-help-zh-cn"],
+        "en": "usr/share/libreoffice/help/en-US/text/**/*.html",
+        "zh": lambda en: en.replace("/en-US/", "/zh-CN/"),
+        "chapter": "folder",
+        "modules": ["swriter", "scalc", "simpress", "sdraw", "sdatabase", "schart", "smath"],
     },
 }
 CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -87,11 +100,12 @@ PARTIALS_PER_LANGUAGE = 36
 
 class Paragraphs(HTMLParser):
     """The text of every `<p>` (DocBook's HTML) or `<div class="para">` (Publican's) outside `<pre>`, in
-    order."""
+    order (`out`), and each one's `id` attribute (`ids`, None without one)."""
 
     def __init__(self):
         super().__init__()
         self.out, self.current, self.skip, self.end, self.depth = [], None, 0, None, 0
+        self.ids, self.id = [], None
 
     def handle_starttag(self, tag, attrs):
         if tag in ("pre", "script", "style"):
@@ -99,6 +113,7 @@ class Paragraphs(HTMLParser):
         if self.current is None:
             if tag == "p" or (tag == "div" and ("class", "para") in attrs):
                 self.current, self.end, self.depth = [], tag, 1
+                self.id = dict(attrs).get("id")
         elif tag == self.end:
             self.depth += 1
 
@@ -109,6 +124,7 @@ class Paragraphs(HTMLParser):
             self.depth -= 1
             if self.depth == 0:
                 self.out.append(re.sub(r"\s+", " ", "".join(self.current)).strip())
+                self.ids.append(self.id)
                 self.current = None
 
     def handle_data(self, data):
@@ -116,11 +132,25 @@ class Paragraphs(HTMLParser):
             self.current.append(data)
 
 
-def paragraphs(path):
+def paragraphs(path, with_ids=False):
     p = Paragraphs()
     with open(path, encoding="utf-8") as f:
         p.feed(f.read())
-    return p.out
+    return list(zip(p.ids, p.out)) if with_ids else p.out
+
+
+def pairs_by_id(en_path, zh_path):
+    """The two editions' paragraphs paired by their `id` (LibreOffice's help: an edition may hold a
+    page's paragraphs in another order), each id once."""
+    zh = {}
+    for i, t in paragraphs(zh_path, with_ids=True):
+        if i:
+            zh.setdefault(i, []).append(t)
+    out = []
+    for i, t in paragraphs(en_path, with_ids=True):
+        if i and len(zh.get(i, [])) == 1:
+            out.append((t, zh[i][0]))
+    return out
 
 
 def tidy_zh(text):
@@ -208,13 +238,19 @@ def main():
     # Documents: (name, [(en, zh)]) of consecutive prose pairs.
     chapters = {}
     for en_path in sorted(glob.glob(os.path.join(root, manual["en"]), recursive=True)):
+        if "modules" in manual and en_path.split("/text/")[1].split("/")[0] not in manual["modules"]:
+            continue
         zh_path = manual["zh"](en_path)
         if not os.path.exists(zh_path):
             continue
-        en, zh = paragraphs(en_path), paragraphs(zh_path)
-        if len(en) != len(zh):
-            continue
-        pairs = [(e, tidy_zh(z)) for e, z in zip(en, zh) if is_prose_pair(e, tidy_zh(z))]
+        if manual.get("chapter") == "folder":
+            aligned = pairs_by_id(en_path, zh_path)
+        else:
+            en, zh = paragraphs(en_path), paragraphs(zh_path)
+            if len(en) != len(zh):
+                continue
+            aligned = list(zip(en, zh))
+        pairs = [(e, tidy_zh(z)) for e, z in aligned if is_prose_pair(e, tidy_zh(z))]
         if manual.get("chapter") == "folder":
             # The folder below the edition's root (text/swriter/guide: text-swriter-guide).
             base = os.path.join(root, manual["en"].split("/**")[0])
@@ -262,6 +298,12 @@ def main():
         for name, pairs in group:
             for i in sorted(rng.sample(range(len(pairs)), min(TRANSLATIONS_PER_DOCUMENT, len(pairs)))):
                 e, z = pairs[i]
+                if manual.get("chapter") == "folder":
+                    # Help pages repeat paragraphs: one the library holds in the query's own language
+                    # (nearly) is a copy, not a translation.
+                    qw = words(z if other == "zh" else e)
+                    if any(len(qw & words(t)) > 0.5 * len(qw) for _, _, t, _ in library[other]):
+                        continue
                 items[other].append(
                     {
                         "copied": True,

@@ -2,9 +2,10 @@
 //! `scripts/make-translation-set.py` from eval-dev's bilingual manuals (`tests/fixtures/translation/`:
 //! aligned paragraph pairs in both directions, same-topic paragraphs whose translation is not in the
 //! library, same-language copies); the sets `scripts/make-manual-translation-set.py` builds from two
-//! manuals eval-dev does not hold (debian-reference, on which the rules were calibrated, and
-//! installation-guide, held out: translations, hard same-topic negatives, partial translations); and
-//! hand-made paragraphs checked as a user checks them.
+//! manuals eval-dev does not hold (debian-reference, debian-handbook and LibreOffice's shared help, on
+//! which the rules were calibrated; installation-guide and LibreOffice's applications' help, held out:
+//! translations, hard same-topic negatives, partial translations); and hand-made paragraphs checked as
+//! a user checks them.
 
 use std::collections::HashMap;
 
@@ -350,7 +351,8 @@ fn the_calibration_manual_set_finds_translations_and_calls_no_same_topic_text_a_
     for direction in ["zh->en", "en->zh"] {
         let (n, found) = f.found[direction];
         assert_eq!(n, 120, "{direction}");
-        assert!(found as f64 >= 0.95 * n as f64, "{direction}: {f:?}");
+        // 0.958 and 0.967 before single-pair matches needed `SINGLE_PAIR_CONFIDENCE`.
+        assert!(found as f64 >= 0.92 * n as f64, "{direction}: {f:?}");
     }
     assert_eq!(f.same_topic.0, 480, "{f:?}");
     assert!(
@@ -371,10 +373,10 @@ fn the_second_calibration_manual_set_holds_its_figures() {
     for direction in ["zh->en", "en->zh"] {
         let (n, found) = f.found[direction];
         assert_eq!(n, 205, "{direction}");
-        assert!(found as f64 >= 0.89 * n as f64, "{direction}: {f:?}");
+        assert!(found as f64 >= 0.88 * n as f64, "{direction}: {f:?}");
     }
     assert_eq!(f.same_topic.0, 767, "{f:?}");
-    assert!(f.same_topic.1 <= 6, "{f:?}");
+    assert!(f.same_topic.1 <= 3, "{f:?}");
     assert!(f.same_topic_with_translated_passages <= 8, "{f:?}");
     assert!(f.partial_ratio_error <= 0.09, "{f:?}");
 }
@@ -448,14 +450,94 @@ fn the_held_out_manual_set_measures_what_the_documentation_says() {
     println!("{f:?}");
     let (n, found) = f.found["zh->en"];
     assert_eq!(n, 110);
-    assert!(found >= 100, "{f:?}");
+    assert!(found >= 96, "{f:?}");
     let (n, found) = f.found["en->zh"];
     assert_eq!(n, 110);
-    assert!(found >= 90, "{f:?}");
+    assert!(found >= 91, "{f:?}");
     assert_eq!(f.same_topic.0, 392, "{f:?}");
-    // 4 of 392 when measured (1.0 %, against the target 0.5 %), and 10 with a translated passage
-    // counted under the threshold: what the documentation reports as not yet reached.
-    assert!(f.same_topic.1 <= 4, "{f:?}");
+    // 1 of 392 (4 before single-pair matches needed `SINGLE_PAIR_CONFIDENCE`), and 10 with a translated
+    // passage counted under the threshold.
+    assert!(f.same_topic.1 <= 1, "{f:?}");
     assert!(f.same_topic_with_translated_passages <= 10, "{f:?}");
     assert!(f.partial_ratio_error <= 0.06, "{f:?}");
+}
+
+/// LibreOffice's help shared by every application and Basic's (calibration): office software, short
+/// pages sharing most of their vocabulary (format, table, paragraph, dialog). `SINGLE_PAIR_CONFIDENCE`
+/// was fitted and chosen on it and the two manual sets above: 119 of its 1,187 same-topic paragraphs
+/// were flagged before (10.0 %), 14 after.
+#[test]
+fn the_office_help_calibration_set_holds_its_figures() {
+    let f = manual_set("translation-libreoffice-general");
+    println!("{f:?}");
+    assert_eq!(f.found["en->zh"].0, 253, "{f:?}");
+    assert!(f.found["en->zh"].1 >= 216, "{f:?}");
+    assert_eq!(f.found["zh->en"].0, 348, "{f:?}");
+    assert!(f.found["zh->en"].1 >= 294, "{f:?}");
+    assert_eq!(f.same_topic.0, 1187, "{f:?}");
+    assert!(f.same_topic.1 <= 14, "{f:?}");
+    assert!(f.same_topic_with_translated_passages <= 46, "{f:?}");
+    assert!(f.partial_ratio_error <= 0.052, "{f:?}");
+}
+
+/// LibreOffice's applications' own help (Writer, Calc, Impress, Draw, Base, Chart, Math): held out, made
+/// from other pages than the calibration set's and measured once the rules were settled
+/// (docs/how-it-works.md, "Copies by translation"); the floors hold what was measured.
+#[test]
+fn the_office_help_held_out_set_measures_what_the_documentation_says() {
+    let f = manual_set("translation-libreoffice-apps");
+    println!("{f:?}");
+    assert_eq!(f.found["en->zh"].0, 266, "{f:?}");
+    assert!(f.found["en->zh"].1 >= 205, "{f:?}");
+    assert_eq!(f.found["zh->en"].0, 378, "{f:?}");
+    assert!(f.found["zh->en"].1 >= 314, "{f:?}");
+    assert_eq!(f.same_topic.0, 1210, "{f:?}");
+    // 10 of 1,210 (0.8 %, against the target 0.5 %; 109 before `SINGLE_PAIR_CONFIDENCE`).
+    assert!(f.same_topic.1 <= 10, "{f:?}");
+    assert!(f.same_topic_with_translated_passages <= 29, "{f:?}");
+    assert!(f.partial_ratio_error <= 0.073, "{f:?}");
+}
+
+/// Hand-made same-topic sentences of an office manual, in both directions: one sentence sharing nearly
+/// all its words' concepts with a library sentence of the other language (capital and small letters
+/// changed automatically; a paragraph's first-line indent and the ruler's triangles) without
+/// translating it is not called a translation; the translations beside them are.
+#[test]
+fn a_same_topic_sentence_of_the_other_language_is_not_called_a_translation() {
+    let s = Sandbox::new();
+    let en = s.write(
+        "autocorrect.txt",
+        "If you type two capital letters at the start of a word, the second capital letter is \
+changed to a small letter automatically.\n\nA master document lets you manage large documents, such \
+as a book with many chapters.\n",
+    );
+    let zh = s.write(
+        "indents.txt",
+        "拖动水平标尺上左边的上三角形，可以改变所选段落首行的缩进。\n\n\
+如果要打印包含数据库字段的文档，系统会询问您是否要打印套用信函。\n",
+    );
+    s.ok(&["library", "add", en.to_str().unwrap(), zh.to_str().unwrap()]);
+    let zh_essay = s.write(
+        "zh-essay.txt",
+        "可以在这里输入字母 A 到 Z。如果输入的是小写字母，程序会自动把它转换成大写字母。\n\n\
+主控文档可用于管理大型文档，例如具有许多章节的书籍。\n",
+    );
+    let en_essay = s.write(
+        "en-essay.txt",
+        "This icon shows the first-line indent of the current paragraph (upper triangle) and the \
+left indent of its other lines (lower triangle).\n\nIf you print a document that contains database \
+fields, you are asked whether you want to print a form letter.\n",
+    );
+    for essay in [zh_essay, en_essay] {
+        let report: Value = s.check_json(&essay);
+        let p = &report["documents"][0]["paragraphs"];
+        assert_eq!(
+            p[0]["flagged"], false,
+            "same topic, not a translation: {}",
+            p[0]
+        );
+        assert!(p[0]["passages"].as_array().unwrap().is_empty(), "{}", p[0]);
+        assert_eq!(p[1]["flagged"], true, "a translation: {}", p[1]);
+        assert_eq!(p[1]["matches"][0]["cross_language"], true, "{}", p[1]);
+    }
 }

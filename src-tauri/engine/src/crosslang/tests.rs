@@ -366,3 +366,69 @@ fn index_keys_in_order(language: Language, concepts: &[u64]) -> Vec<u32> {
         .map(|&c| index_keys(language, &[c])[0])
         .collect()
 }
+
+#[test]
+fn a_pairs_features_are_its_sentences_and_a_lone_translated_pair_is_convincing() {
+    let lex = Lexicon::embedded();
+    let zh = sentences(tok(), lex, ZH);
+    let en = sentences(tok(), lex, EN);
+    let (pairs, _) = translation(&zh, &en);
+    assert!(!pairs.is_empty());
+    let at = |side: &[Sentence], start: usize| side.iter().position(|s| s.start == start).unwrap();
+    for pair in &pairs {
+        let (i, j) = (at(&zh, pair.submission.0), at(&en, pair.source.0));
+        assert_eq!(
+            pair_features(&zh, &en, pair),
+            Some(features(&zh[i], &en[j]))
+        );
+    }
+    // Joined sentences: the pair's features are the join's.
+    let joined = SentencePair {
+        submission: (zh[0].start, zh[0].end),
+        source: (en[0].start, en[1].end),
+        score: 0.0,
+    };
+    let f = pair_features(&zh, &en, &joined).unwrap();
+    assert_eq!(f, features(&zh[0], &join(&en[0], &en[1])));
+    // A pair of one language, or ranges holding no sentence, have none.
+    let same = SentencePair {
+        submission: (zh[0].start, zh[0].end),
+        source: (zh[1].start, zh[1].end),
+        score: 0.0,
+    };
+    assert!(pair_features(&zh, &zh, &same).is_none());
+    let nothing = SentencePair {
+        submission: (zh[0].start + 1, zh[0].end),
+        source: (en[0].start, en[0].end),
+        score: 0.0,
+    };
+    assert!(pair_features(&zh, &en, &nothing).is_none());
+
+    // One sentence and its translation are believed alone; a same-topic sentence sharing nearly all
+    // its words' concepts is not (an office manual's, hand-made).
+    let one = |zh: &str, en: &str| {
+        let (a, b) = (sentences(tok(), lex, zh), sentences(tok(), lex, en));
+        assert_eq!((a.len(), b.len()), (1, 1));
+        (features(&a[0], &b[0]), pair_score(&a[0], &b[0]))
+    };
+    let (translated, _) = one(
+        "主控文档可用于管理大型文档，例如具有许多章节的书籍。",
+        "A master document lets you manage large documents, such as a book with many chapters.",
+    );
+    assert!(
+        single_pair_confidence(&translated, false) >= 2.0,
+        "{translated:?}"
+    );
+    let (same_topic, score) = one(
+        "如果输入的是小写字母，程序会自动把它转换成大写字母。",
+        "If you type two capital letters at the start of a word, the second capital letter is \
+changed to a small letter automatically.",
+    );
+    assert!(score >= SENTENCE_COVER, "it pairs: {same_topic:?}");
+    assert!(
+        single_pair_confidence(&same_topic, false) < 2.0,
+        "{same_topic:?}"
+    );
+    // Other sentences left unpaired in the paragraph make a pair less convincing, not more.
+    assert!(single_pair_confidence(&translated, true) < single_pair_confidence(&translated, false));
+}
