@@ -667,21 +667,22 @@ pub fn pair_features(
     source: &[Sentence],
     pair: &SentencePair,
 ) -> Option<PairFeatures> {
-    let within = |sentences: &[Sentence], (start, end): (usize, usize)| -> Option<Sentence> {
+    // As `translation` reads them: the submission's sentences of its language, the source's of the
+    // other.
+    let language = submission.first()?.language;
+    let within = |sentences: &[Sentence], (start, end): (usize, usize), own: bool| {
         let mut inside = sentences
             .iter()
-            .filter(|s| s.start >= start && s.end <= end);
+            .filter(|s| (s.language == language) == own && s.start >= start && s.end <= end);
         let first = inside.next()?;
         Some(match inside.next() {
             Some(second) => join(first, second),
             None => first.clone(),
         })
     };
-    let (a, b) = (
-        within(submission, pair.submission)?,
-        within(source, pair.source)?,
-    );
-    (a.language != b.language).then(|| features(&a, &b))
+    let a = within(submission, pair.submission, true)?;
+    let b = within(source, pair.source, false)?;
+    Some(features(&a, &b))
 }
 
 /// Words of each sentence a pair must have covered by the other (see [`pair_score`]): half of a
