@@ -649,15 +649,16 @@ pub fn pair_score(a: &Sentence, b: &Sentence) -> f64 {
 
 /// How convincing one sentence pair is as a translation when a paragraph's match rests on it alone, as
 /// log-odds: a logistic model of the pair's [`PairFeatures`] and whether the submission paragraph has
-/// sentences outside the pair (left unpaired), fitted on the single-pair matches of the calibration sets
-/// (docs/how-it-works.md, "Copies by translation": translations against same-topic sentences, which
-/// share a manual's vocabulary and reach the pairing score alone). Cover weighs most; more words
-/// covered, anchors kept and lengths in proportion (1.15 English letters per predicted one) add.
-pub fn single_pair_confidence(f: &PairFeatures, other_sentences: bool) -> f64 {
+/// more than one sentence (`several_sentences`: for a pair of one sentence each, some are left
+/// unpaired), fitted on the single-pair matches of the calibration sets (docs/how-it-works.md, "Copies
+/// by translation": translations against same-topic sentences, which share a manual's vocabulary and
+/// reach the pairing score alone). Cover weighs most; more words covered, anchors kept and lengths in
+/// proportion (1.15 English letters per predicted one) add.
+pub fn single_pair_confidence(f: &PairFeatures, several_sentences: bool) -> f64 {
     -7.771 + 12.071 * f.cover + 1.157 * f64::from(f.matched.max(1)).ln()
         - 1.458 * (f.length_ratio.max(1e-3) / 1.15).ln().abs()
         + 0.883 * f64::from(f.anchors_kept.min(3))
-        - 0.629 * f64::from(u8::from(other_sentences))
+        - 0.629 * f64::from(u8::from(several_sentences))
 }
 
 /// The [`PairFeatures`] of `pair`, one of [`translation`]'s pairs of `submission` and `source` (its

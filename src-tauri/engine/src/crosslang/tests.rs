@@ -429,6 +429,6 @@ changed to a small letter automatically.",
         single_pair_confidence(&same_topic, false) < 2.0,
         "{same_topic:?}"
     );
-    // Other sentences left unpaired in the paragraph make a pair less convincing, not more.
+    // A paragraph of several sentences (the others left unpaired) makes a pair less convincing.
     assert!(single_pair_confidence(&translated, true) < single_pair_confidence(&translated, false));
 }
