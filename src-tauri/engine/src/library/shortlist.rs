@@ -3,14 +3,16 @@
 //! [`Shortlist`] answers the two shortlist questions for all of a submission's paragraphs at once (one
 //! round trip to a library server per question, however many paragraphs): the same-language shortlist
 //! (shingle keys, `check::Index::shortlist`) and the cross-language one (concept keys, in
-//! [`reading_order`], `check::Index::shortlist_rare`). The checker's in-memory index answers them itself; a library on a
-//! server looks the keys up in the server and counts them with the same rules (`library::postgres`),
+//! [`reading_order`], `check::Index::shortlist_rare`). The checker's in-memory index answers them
+//! itself; a library on a server looks the keys up in the server and counts them with the same rules
+//! (`library::postgres`),
 //! so both give the same candidates in the same order (ties by paragraph id, the order of an index's
 //! slots).
 
 use crate::error::Result;
 
-/// Postings the cross-language shortlist reads per paragraph at most (its first keys in [`reading_order`]).
+/// Postings the cross-language shortlist reads per paragraph at most (its first keys in
+/// [`reading_order`]).
 pub const RARE_POSTINGS_BUDGET: usize = 4096;
 
 /// A shortlisted library paragraph: what the checker needs of it before reading its text.
@@ -29,8 +31,8 @@ pub struct KeyQuery<'a> {
     pub min_shared: u32,
 }
 
-/// One submission paragraph's cross-language question: its concept keys by term (`crosslang::ConceptTerms`)
-/// and how many distinct keys a candidate must share.
+/// One submission paragraph's cross-language question: its concept keys by term
+/// (`crosslang::ConceptTerms`) and how many distinct keys a candidate must share.
 #[derive(Debug, Clone, Copy)]
 pub struct ConceptQuery<'a> {
     /// Each term's keys, term after term.
@@ -70,7 +72,7 @@ pub fn reading_order(
     let mut order: Vec<(u64, usize, u32)> = Vec::with_capacity(query.keys.len());
     let mut start = 0;
     for &end in query.ends {
-        let term = start..(end as usize).min(query.keys.len());
+        let term = start..(end as usize).clamp(start, query.keys.len());
         start = term.end;
         let postings: u64 = held[term.clone()].iter().map(|&n| n as u64).sum();
         for i in term {
