@@ -185,4 +185,26 @@ mod tests {
         let tied: &[&[(u32, u32)]] = &[&[(7, 1)], &[(6, 1)]];
         assert_eq!(order(tied, &[(6, 5), (7, 5)], 1000, 32), vec![6, 7]);
     }
+
+    #[test]
+    fn ends_out_of_order_or_past_the_keys_read_what_they_can() {
+        let keys = [1, 2, 3];
+        let generality = [1, 1, 1];
+        let holders = |k: u32| 40 - k as usize * 10;
+        let read = |ends: &[u32]| {
+            let query = ConceptQuery {
+                keys: &keys,
+                generality: &generality,
+                ends,
+                min_shared: 1,
+            };
+            reading_order(&query, holders, 1000, 32)
+        };
+        // A term ending before the last one ended is empty; one ending past the keys ends with them.
+        assert_eq!(read(&[2, 1, 3]), vec![(3, 10), (2, 20), (1, 30)]);
+        assert_eq!(read(&[1, 9]), vec![(3, 10), (2, 20), (1, 30)]);
+        // Keys in no term are not read.
+        assert_eq!(read(&[1]), vec![(1, 30)]);
+        assert!(read(&[]).is_empty());
+    }
 }
