@@ -351,8 +351,9 @@ fn the_calibration_manual_set_finds_translations_and_calls_no_same_topic_text_a_
     for direction in ["zh->en", "en->zh"] {
         let (n, found) = f.found[direction];
         assert_eq!(n, 120, "{direction}");
-        // 0.958 and 0.967 before single-pair matches needed `SINGLE_PAIR_CONFIDENCE`.
-        assert!(found as f64 >= 0.92 * n as f64, "{direction}: {f:?}");
+        // 0.958 and 0.967 before single-pair matches needed `SINGLE_PAIR_CONFIDENCE`, 0.933 and
+        // 0.925 with it, 0.925 and 0.917 once the confidence read the words' order.
+        assert!(found as f64 >= 0.91 * n as f64, "{direction}: {f:?}");
     }
     assert_eq!(f.same_topic.0, 480, "{f:?}");
     assert!(
@@ -450,7 +451,7 @@ fn the_held_out_manual_set_measures_what_the_documentation_says() {
     println!("{f:?}");
     let (n, found) = f.found["zh->en"];
     assert_eq!(n, 110);
-    assert!(found >= 96, "{f:?}");
+    assert!(found >= 98, "{f:?}");
     let (n, found) = f.found["en->zh"];
     assert_eq!(n, 110);
     assert!(found >= 91, "{f:?}");
@@ -465,13 +466,14 @@ fn the_held_out_manual_set_measures_what_the_documentation_says() {
 /// LibreOffice's help shared by every application and Basic's (calibration): office software, short
 /// pages sharing most of their vocabulary (format, table, paragraph, dialog). `SINGLE_PAIR_CONFIDENCE`
 /// was fitted and chosen on it and the two manual sets above: 119 of its 1,187 same-topic paragraphs
-/// were flagged before (10.0 %), 14 after.
+/// were flagged before (10.0 %), 14 after; 5 once the confidence read the words' order and a match of
+/// several pairs needed its best one convincing (`SEVERAL_PAIRS_CONFIDENCE`).
 #[test]
 fn the_office_help_calibration_set_holds_its_figures() {
     manual_set("translation-libreoffice-general").holds(Floors {
-        en_zh: (253, 216),
-        zh_en: (348, 294),
-        same_topic: (1187, 14),
+        en_zh: (253, 215),
+        zh_en: (348, 291),
+        same_topic: (1187, 5),
         with_passages: 46,
         partial_ratio_error: 0.052,
     });
@@ -479,14 +481,15 @@ fn the_office_help_calibration_set_holds_its_figures() {
 
 /// LibreOffice's applications' own help (Writer, Calc, Impress, Draw, Base, Chart, Math): held out, made
 /// from other pages than the calibration set's and measured once the rules were settled
-/// (docs/how-it-works.md, "Copies by translation"); the floors hold what was measured: 10 of 1,210
-/// same-topic paragraphs flagged (0.8 %, against the target 0.5 %; 109 before `SINGLE_PAIR_CONFIDENCE`).
+/// (docs/how-it-works.md, "Copies by translation"); the floors hold what was measured: 9 of 1,210
+/// same-topic paragraphs flagged (0.7 %, against the target 0.5 %; 109 before `SINGLE_PAIR_CONFIDENCE`,
+/// 10 before the words' order and `SEVERAL_PAIRS_CONFIDENCE`).
 #[test]
 fn the_office_help_held_out_set_measures_what_the_documentation_says() {
     manual_set("translation-libreoffice-apps").holds(Floors {
         en_zh: (266, 205),
-        zh_en: (378, 314),
-        same_topic: (1210, 10),
+        zh_en: (378, 312),
+        same_topic: (1210, 9),
         with_passages: 29,
         partial_ratio_error: 0.073,
     });
@@ -564,5 +567,51 @@ fields, you are asked whether you want to print a form letter.\n",
         assert!(p[0]["passages"].as_array().unwrap().is_empty(), "{}", p[0]);
         assert_eq!(p[1]["flagged"], true, "a translation: {}", p[1]);
         assert_eq!(p[1]["matches"][0]["cross_language"], true, "{}", p[1]);
+    }
+}
+
+/// Same-topic paragraphs of two sentences from LibreOffice's help (the calibration set's), in both
+/// directions: each sentence pairs weakly with a sentence of the library paragraph (selecting objects
+/// and text, editing text in an object), and two weak pairs used to add up to a 100 % translation. The
+/// best pair must now be convincing; the hand-made translations of two sentences beside them still flag.
+#[test]
+fn weak_same_topic_sentence_pairs_do_not_add_up_to_a_translation() {
+    let s = Sandbox::new();
+    let en = s.write(
+        "objects.txt",
+        "To enter text to be a part of a graphics object, select the object and start typing your \
+text. Click outside the object to end entering text. Double-click text inside an object to edit the \
+text.\n\nSelect the text that you want to change to a different font. Choose Format - Character and \
+click the Font tab, then select a font from the list.\n",
+    );
+    let zh = s.write(
+        "formats.txt",
+        "首先选择一些文本或一个对象，然后点击该图标。之后点击或拖选其它文本，或者点击一个对象，以便为其应用相同的格式。\n\n\
+如果要删除表格中的一行，请将光标放在该行中，然后选择「表格 - 删除 - 行」。所选的行会立即从表格中删除。\n",
+    );
+    s.ok(&["library", "add", en.to_str().unwrap(), zh.to_str().unwrap()]);
+    let zh_essay = s.write(
+        "zh-essay.txt",
+        "若启用，您可以在点击文本对象后直接编辑文本。若禁用，您必须双击方可编辑文本。\n\n\
+选择要改为其他字体的文本。选择「格式 - 字符」并点击「字体」选项卡，然后从列表中选择一种字体。\n",
+    );
+    let en_essay = s.write(
+        "en-essay.txt",
+        "Press Shift+F4 to select the first object in the current document. When an object is \
+selected, press Tab to select the next object, or press Esc to go back to the text.\n\nTo delete a row \
+of a table, place the cursor in that row and choose Table - Delete - Rows. The selected row is removed \
+from the table at once.\n",
+    );
+    for essay in [zh_essay, en_essay] {
+        let report: Value = s.check_json(&essay);
+        let p = &report["documents"][0]["paragraphs"];
+        assert_eq!(
+            p[0]["flagged"], false,
+            "same topic, not a translation: {}",
+            p[0]
+        );
+        assert_eq!(p[1]["flagged"], true, "a translation: {}", p[1]);
+        assert_eq!(p[1]["matches"][0]["cross_language"], true, "{}", p[1]);
+        assert_eq!(p[1]["matches"][0]["similarity"], 1.0, "{}", p[1]);
     }
 }

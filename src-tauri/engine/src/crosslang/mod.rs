@@ -633,6 +633,35 @@ pub fn features(a: &Sentence, b: &Sentence) -> PairFeatures {
     }
 }
 
+/// How far the Chinese sentence's covered words keep their order in the English one, 0 to 1: each
+/// Chinese content word with a concept in the English sentence stands at the first English content word
+/// sharing one; the longest run of those positions that strictly increases, over the covered words (1
+/// when all keep their order, 0 when none is covered).
+pub fn order_agreement(zh: &Sentence, en: &Sentence) -> f64 {
+    // Patience sorting: `tails[k]` is the smallest last position of an increasing run of k + 1.
+    let mut tails: Vec<usize> = Vec::new();
+    let mut covered = 0usize;
+    for i in 0..zh.words() {
+        let word = zh.word(i);
+        let Some(at) = (0..en.words()).find(|&j| en.word(j).iter().any(|k| word.contains(k)))
+        else {
+            continue;
+        };
+        covered += 1;
+        if let Err(k) = tails.binary_search(&at) {
+            match tails.get_mut(k) {
+                Some(t) => *t = at,
+                None => tails.push(at),
+            }
+        }
+    }
+    if covered == 0 {
+        0.0
+    } else {
+        tails.len() as f64 / covered as f64
+    }
+}
+
 /// How well two sentences of different languages translate each other, 0 to 1: their cover (see
 /// [`PairFeatures::cover`]), scaled
 /// by the share of anchors kept (`(kept + 1) / (anchors + 1)`: a translation keeps commands, names and
@@ -647,27 +676,58 @@ pub fn pair_score(a: &Sentence, b: &Sentence) -> f64 {
     f.cover * f64::from(f.anchors_kept + 1) / f64::from(f.anchors + 1)
 }
 
+/// What decides whether one sentence pair is believed alone: its [`PairFeatures`] and how far its
+/// covered words keep their order ([`order_agreement`], left out of the features because the pairing
+/// score, which reads them for every pair it tries, does not need it).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct PairEvidence {
+    pub features: PairFeatures,
+    pub order: f64,
+}
+
+impl PairEvidence {
+    /// The evidence of a pair of sentences of different languages.
+    pub fn of(a: &Sentence, b: &Sentence) -> PairEvidence {
+        let (zh, en) = match a.language {
+            Language::Chinese => (a, b),
+            Language::English => (b, a),
+        };
+        PairEvidence {
+            features: features(a, b),
+            order: order_agreement(zh, en),
+        }
+    }
+}
+
 /// How convincing one sentence pair is as a translation when a paragraph's match rests on it alone, as
-/// log-odds: a logistic model of the pair's [`PairFeatures`] and whether the submission paragraph has
+/// log-odds: a logistic model of the pair's [`PairEvidence`] and whether the submission paragraph has
 /// more than one sentence (`several_sentences`: for a pair of one sentence each, some are left
 /// unpaired), fitted on the single-pair matches of the calibration sets (docs/how-it-works.md, "Copies
 /// by translation": translations against same-topic sentences, which share a manual's vocabulary and
-/// reach the pairing score alone). Cover weighs most; more words covered, anchors kept and lengths in
-/// proportion (1.15 English letters per predicted one) add.
-pub fn single_pair_confidence(f: &PairFeatures, several_sentences: bool) -> f64 {
-    -7.771 + 12.071 * f.cover + 1.157 * f64::from(f.matched.max(1)).ln()
-        - 1.458 * (f.length_ratio.max(1e-3) / 1.15).ln().abs()
-        + 0.883 * f64::from(f.anchors_kept.min(3))
-        - 0.629 * f64::from(u8::from(several_sentences))
+/// reach the pairing score alone). Cover and the words' order weigh most; more words covered, anchors
+/// kept and lengths in proportion (1.15 English letters per predicted one) add.
+pub fn single_pair_confidence(e: &PairEvidence, several_sentences: bool) -> f64 {
+    let f = &e.features;
+    COEFFICIENTS[0]
+        + COEFFICIENTS[1] * f.cover
+        + COEFFICIENTS[2] * f64::from(f.matched.max(1)).ln()
+        + COEFFICIENTS[3] * (f.length_ratio.max(1e-3) / 1.15).ln().abs()
+        + COEFFICIENTS[4] * f64::from(f.anchors_kept.min(3))
+        + COEFFICIENTS[5] * f64::from(u8::from(several_sentences))
+        + COEFFICIENTS[6] * e.order
 }
 
-/// The [`PairFeatures`] of `pair`, one of [`translation`]'s pairs of `submission` and `source` (its
+/// [`single_pair_confidence`]'s intercept and weights: cover, ln(words covered), |ln(length ratio /
+/// 1.15)|, anchors kept (at most 3), several sentences, order agreement.
+const COEFFICIENTS: [f64; 7] = [-7.232, 3.686, 2.115, -1.603, 0.632, -1.127, 3.4];
+
+/// The [`PairEvidence`] of `pair`, one of [`translation`]'s pairs of `submission` and `source` (its
 /// sentences on each side, two joined when it joins them).
 pub fn pair_features(
     submission: &[Sentence],
     source: &[Sentence],
     pair: &SentencePair,
-) -> Option<PairFeatures> {
+) -> Option<PairEvidence> {
     // As `translation` reads them: the submission's sentences of its language, the source's of the
     // other.
     let language = submission.first()?.language;
@@ -683,7 +743,7 @@ pub fn pair_features(
     };
     let a = within(submission, pair.submission, true)?;
     let b = within(source, pair.source, false)?;
-    Some(features(&a, &b))
+    Some(PairEvidence::of(&a, &b))
 }
 
 /// Words of each sentence a pair must have covered by the other (see [`pair_score`]): half of a
