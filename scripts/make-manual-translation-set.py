@@ -29,12 +29,15 @@ neither. The set:
   documents of neither group, in either language, those whose concepts overlap most with some library
   paragraph of the other language (a Chinese word stands for its CC-CEDICT gloss words, an English word
   for itself; overlap = shared concepts over the smaller set). A candidate whose own translation shares
-  more than half its words with a library paragraph (a sentence the manual repeats) is left out.
+  more than half its words with a library paragraph (a sentence the manual repeats) is left out, and in
+  help pages (which repeat paragraphs) so is one sharing more than half its words with a library
+  paragraph of its own language: it would be a copy, not a negative.
 - partial translations (`copied: true`, obfuscation `partial-translation`, `scored: false`: a paragraph
   is not flagged for them, but they count in the document's figures): a paragraph of the documents of
-  neither group with one or two sentences inserted at sentence ends that translate sentences of library
-  paragraphs of the other language (from pairs whose two editions have the same number of sentences,
-  paired in order); `copied_chars` counts the inserted sentences' non-whitespace characters.
+  neither group (in help pages, not one the library nearly holds in its own language) with one or two
+  sentences inserted at sentence ends that translate sentences of library paragraphs of the other
+  language (from pairs whose two editions have the same number of sentences, paired in order);
+  `copied_chars` counts the inserted sentences' non-whitespace characters.
 Query documents hold 12 paragraphs of one language each, translations and negatives shuffled; the
 partial translations are in documents of their own (`partial-*`), 6 each, with as many same-topic
 paragraphs, so that a document's copy ratio can be compared with the truth's (`copy_ratio`).
@@ -210,6 +213,13 @@ def words(text):
     return set(re.findall(r"\w+", text.lower()))
 
 
+def in_library(text, library_lang):
+    """Whether more than half of `text`'s words are in one library paragraph of its language
+    (`library_lang`: (file, index, text, concepts) tuples): a paragraph the manual repeats."""
+    w = words(text)
+    return any(len(w & words(t)) > 0.5 * len(w) for _, _, t, _ in library_lang)
+
+
 def fetch(manual, debs):
     os.makedirs(debs, exist_ok=True)
     root = os.path.join(debs, manual + "-tree")
@@ -316,6 +326,7 @@ def main():
                 )
     # Hard negatives: the paragraphs of neither group closest in concepts to a library paragraph of
     # the other language.
+    repeats = manual.get("chapter") == "folder"
     candidates = {"en": [], "zh": []}
     for name, pairs in neither:
         for e, z in pairs:
@@ -325,6 +336,10 @@ def main():
                 # Its own translation must not be (nearly) a library paragraph.
                 tw = words(twin)
                 if any(len(tw & words(t)) > 0.5 * len(tw) for _, _, t, _ in twin_lang_library):
+                    continue
+                # Nor itself, in help pages that repeat paragraphs: it would be a copy in its own
+                # language (the first LibreOffice sets held 109 and 185 such negatives).
+                if repeats and in_library(text, library[lang]):
                     continue
                 c = en_concepts(text) if lang == "en" else zh_concepts(text, lex)
                 best = max((overlap(c, lc), f, i) for f, i, _, lc in twin_lang_library)
@@ -352,7 +367,9 @@ def main():
         library_lang = "zh" if lang == "en" else "en"
         rng.shuffle(own[lang])
         picks = rng.sample(sentence_pairs[library_lang], min(len(sentence_pairs[library_lang]), 2 * PARTIALS_PER_LANGUAGE))
-        for k, text in enumerate(own[lang][:PARTIALS_PER_LANGUAGE]):
+        # The writer's own text must be theirs: not (nearly) a library paragraph of its language.
+        mine = [t for t in own[lang] if not (repeats and in_library(t, library[lang]))]
+        for k, text in enumerate(mine[:PARTIALS_PER_LANGUAGE]):
             used_own.add(text)
             inserted = picks[2 * k : 2 * k + rng.choice((1, 2))]
             parts = sentences(text)
