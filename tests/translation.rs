@@ -459,8 +459,9 @@ fn the_held_out_manual_set_measures_what_the_documentation_says() {
     // 1 of 392 (4 before single-pair matches needed `SINGLE_PAIR_CONFIDENCE`), and 10 with a translated
     // passage counted under the threshold.
     assert!(f.same_topic.1 <= 1, "{f:?}");
-    assert!(f.same_topic_with_translated_passages <= 10, "{f:?}");
-    assert!(f.partial_ratio_error <= 0.06, "{f:?}");
+    // 10 with a translated passage before passages needed `PASSAGE_CONFIDENCE`, 0.059 off.
+    assert!(f.same_topic_with_translated_passages <= 7, "{f:?}");
+    assert!(f.partial_ratio_error <= 0.064, "{f:?}");
 }
 
 /// LibreOffice's help shared by every application and Basic's (calibration): office software, short
@@ -475,8 +476,8 @@ fn the_office_help_calibration_set_holds_its_figures() {
         en_zh: (253, 214),
         zh_en: (348, 291),
         same_topic: (1068, 4),
-        with_passages: 51,
-        partial_ratio_error: 0.053,
+        with_passages: 23,
+        partial_ratio_error: 0.054,
     });
 }
 
@@ -492,8 +493,8 @@ fn the_office_help_held_out_set_measures_what_the_documentation_says() {
         en_zh: (266, 205),
         zh_en: (378, 312),
         same_topic: (951, 6),
-        with_passages: 25,
-        partial_ratio_error: 0.065,
+        with_passages: 9,
+        partial_ratio_error: 0.079,
     });
 }
 
@@ -615,5 +616,51 @@ from the table at once.\n",
         assert_eq!(p[1]["flagged"], true, "a translation: {}", p[1]);
         assert_eq!(p[1]["matches"][0]["cross_language"], true, "{}", p[1]);
         assert_eq!(p[1]["matches"][0]["similarity"], 1.0, "{}", p[1]);
+    }
+}
+
+/// Same-topic sentences inside a writer's own paragraphs, in both directions (LibreOffice's help and
+/// the Debian Administrator's Handbook, from the calibration sets): each pairs with a library sentence
+/// of the other language at a score above `PARTIAL_COVER` (printing backgrounds; removing an entry from
+/// a list; a stable release replacing the old one) and used to count as a translated passage, 24 % to
+/// 43 % of its document. A passage must now be believable as a translation (`PASSAGE_CONFIDENCE`); the
+/// translated sentence of `a_translated_sentence_in_a_writers_own_paragraph_counts_as_a_passage` still
+/// counts.
+#[test]
+fn same_topic_sentences_in_a_writers_paragraph_are_not_counted_as_translated_passages() {
+    let s = Sandbox::new();
+    let zh = s.write(
+        "print.txt",
+        "在电子表格中，这个背景只在打印时出现在那些没有另行规定格式的单元格上。\n\n\
+从列表中选择要删除的模块或对话框。如果需要，可以通过双击某条目展开子条目。\n",
+    );
+    let en = s.write(
+        "release.txt",
+        "The term “release”, in the Debian project, indicates a particular version of a distribution \
+(e.g., “unstable release” means “the unstable version”). It also indicates the public announcement of \
+the launch of any new version (stable).\n",
+    );
+    s.ok(&["library", "add", en.to_str().unwrap(), zh.to_str().unwrap()]);
+    let en_essay = s.write(
+        "en-essay.txt",
+        "Black & white converts all colors into the two values black and white. All borders around \
+objects are printed black. All text will be printed in black. A background set by Format - Page - \
+Background will not be printed.\n\nThe Stored Web Connection Information dialog shows a list of web \
+sites and user names that you entered previously. You can select any entry and remove it from the \
+list. You can view the password for the selected entry.\n",
+    );
+    let zh_essay = s.write(
+        "zh-essay.txt",
+        "每个稳定版预计有五年寿命，每二年发行新的稳定版，同一时间最多可有三个支持的稳定版在流通。\
+新的稳定版发布时，前个版本就变成旧稳定版而更早的就成为老旧稳定版。\n",
+    );
+    for essay in [en_essay, zh_essay] {
+        let report: Value = s.check_json(&essay);
+        let doc = &report["documents"][0];
+        for p in doc["paragraphs"].as_array().unwrap() {
+            assert_eq!(p["flagged"], false, "{p}");
+            assert!(p["passages"].as_array().unwrap().is_empty(), "{p}");
+        }
+        assert_eq!(doc["total_ratio"], 0.0, "{doc}");
     }
 }
