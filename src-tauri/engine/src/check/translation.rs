@@ -15,8 +15,11 @@
 //!    copy's is the share in copied passages).
 //! 3. A match at or above the translation threshold ([`TRANSLATION_THRESHOLD`] by default, its own:
 //!    same-topic paragraphs of one manual share much vocabulary) flags the paragraph, marked
-//!    `cross_language`, its spans the aligned sentences. Under it, the match is kept
-//!    `below_own_threshold`: its sentences count as passages, it flags nothing.
+//!    `cross_language`, its spans the aligned sentences, when its best sentence pair is convincing
+//!    (`crosslang::single_pair_confidence` at least [`SINGLE_PAIR_CONFIDENCE`] for a lone pair,
+//!    [`SEVERAL_PAIRS_CONFIDENCE`] when others back it). Under it, the match is kept
+//!    `below_own_threshold`: its pairs scoring [`PARTIAL_COVER`] and believable alone
+//!    ([`PASSAGE_CONFIDENCE`]) count as passages, it flags nothing.
 //!
 //! A paragraph already found copied in its own language (at least [`SAME_LANGUAGE_ENOUGH`] of it) is
 //! not searched (it is flagged already, and the search is the larger part of a check's time), nor one
