@@ -621,7 +621,6 @@ pub fn features(a: &Sentence, b: &Sentence) -> PairFeatures {
         .iter()
         .filter(|h| zh.latin.binary_search(h).is_err())
         .count();
-    let predicted = f64::from(zh.han) * LETTERS_PER_HAN + f64::from(zh.ascii);
     let (ca, cb) = (covered_words(a, b), covered_words(b, a));
     let share = |c: usize, s: &Sentence| c as f64 / s.words().max(1) as f64;
     PairFeatures {
@@ -629,8 +628,14 @@ pub fn features(a: &Sentence, b: &Sentence) -> PairFeatures {
         matched: ca.min(cb) as u32,
         anchors: (zh.latin.len() + unmatched_numbers) as u32,
         anchors_kept: kept as u32,
-        length_ratio: f64::from(en.ascii) / predicted.max(1.0),
+        length_ratio: length_ratio(zh, en),
     }
+}
+
+/// [`PairFeatures::length_ratio`] of a Chinese and an English sentence.
+fn length_ratio(zh: &Sentence, en: &Sentence) -> f64 {
+    let predicted = f64::from(zh.han) * LETTERS_PER_HAN + f64::from(zh.ascii);
+    f64::from(en.ascii) / predicted.max(1.0)
 }
 
 /// How far the Chinese sentence's covered words keep their order in the English one, 0 to 1: each
@@ -669,6 +674,17 @@ pub fn order_agreement(zh: &Sentence, en: &Sentence) -> f64 {
 /// of proportion (the English sentence's letters more than [`LENGTH_BAND`]× or less than
 /// 1/[`LENGTH_BAND`] of what the Chinese one predicts).
 pub fn pair_score(a: &Sentence, b: &Sentence) -> f64 {
+    // The alignment asks for every pair of sentences: what rules a pair out cheaply is tested first
+    // (lengths out of proportion, too few words of one sentence covered), with the same answer.
+    let (zh, en) = match a.language {
+        Language::Chinese => (a, b),
+        Language::English => (b, a),
+    };
+    if !(1.0 / LENGTH_BAND..=LENGTH_BAND).contains(&length_ratio(zh, en))
+        || (covered_words(a, b) as u32) < MIN_MATCHED
+    {
+        return 0.0;
+    }
     let f = features(a, b);
     if !(1.0 / LENGTH_BAND..=LENGTH_BAND).contains(&f.length_ratio) || f.matched < MIN_MATCHED {
         return 0.0;
@@ -819,6 +835,11 @@ pub fn translation(submission: &[Sentence], source: &[Sentence]) -> (Vec<Sentenc
         .iter()
         .map(|s| src.iter().map(|t| pair_score(s, t)).collect())
         .collect();
+    // Neighbouring sentences joined, once each (a sentence translated as two, or two as one).
+    let joined = |side: &[&Sentence]| -> Vec<Sentence> {
+        side.windows(2).map(|w| join(w[0], w[1])).collect()
+    };
+    let (sub_joined, src_joined) = (joined(&sub), joined(&src));
     // best[i][j]: the most submission characters `sub[i..]` and `src[j..]` pair, and the step taken.
     #[derive(Clone, Copy)]
     enum Step {
@@ -858,13 +879,13 @@ pub fn translation(submission: &[Sentence], source: &[Sentence]) -> (Vec<Sentenc
                 // A join counts only when it pairs better than either of its sentences alone (else
                 // it would take in a neighbour that translates nothing here).
                 if j + 1 < m {
-                    let joined = pair_score(sub[i], &join(src[j], src[j + 1]));
+                    let joined = pair_score(sub[i], &src_joined[j]);
                     if joined > one[i][j].max(one[i][j + 1]) {
                         pair(1, 2, joined);
                     }
                 }
                 if i + 1 < n {
-                    let joined = pair_score(&join(sub[i], sub[i + 1]), src[j]);
+                    let joined = pair_score(&sub_joined[i], src[j]);
                     if joined > one[i][j].max(one[i + 1][j]) {
                         pair(2, 1, joined);
                     }
