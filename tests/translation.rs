@@ -374,7 +374,8 @@ fn the_second_calibration_manual_set_holds_its_figures() {
     for direction in ["zh->en", "en->zh"] {
         let (n, found) = f.found[direction];
         assert_eq!(n, 205, "{direction}");
-        assert!(found as f64 >= 0.88 * n as f64, "{direction}: {f:?}");
+        // 0.888 and 0.898 before gap pairs (`crosslang::GAP_COVER`), 0.907 and 0.922 with them.
+        assert!(found as f64 >= 0.90 * n as f64, "{direction}: {f:?}");
     }
     assert_eq!(f.same_topic.0, 767, "{f:?}");
     assert!(f.same_topic.1 <= 3, "{f:?}");
@@ -454,7 +455,8 @@ fn the_held_out_manual_set_measures_what_the_documentation_says() {
     assert!(found >= 98, "{f:?}");
     let (n, found) = f.found["en->zh"];
     assert_eq!(n, 110);
-    assert!(found >= 91, "{f:?}");
+    // 91 before gap pairs (`crosslang::GAP_COVER`).
+    assert!(found >= 96, "{f:?}");
     assert_eq!(f.same_topic.0, 392, "{f:?}");
     // 1 of 392 (4 before single-pair matches needed `SINGLE_PAIR_CONFIDENCE`), and 10 with a translated
     // passage counted under the threshold.
@@ -474,7 +476,7 @@ fn the_held_out_manual_set_measures_what_the_documentation_says() {
 fn the_office_help_calibration_set_holds_its_figures() {
     manual_set("translation-libreoffice-general").holds(Floors {
         en_zh: (253, 214),
-        zh_en: (348, 291),
+        zh_en: (348, 294),
         same_topic: (1068, 4),
         with_passages: 23,
         partial_ratio_error: 0.054,
@@ -490,8 +492,8 @@ fn the_office_help_calibration_set_holds_its_figures() {
 #[test]
 fn the_office_help_held_out_set_measures_what_the_documentation_says() {
     manual_set("translation-libreoffice-apps").holds(Floors {
-        en_zh: (266, 205),
-        zh_en: (378, 312),
+        en_zh: (266, 206),
+        zh_en: (378, 315),
         same_topic: (951, 6),
         with_passages: 9,
         partial_ratio_error: 0.079,

@@ -313,6 +313,7 @@ fn convincing(
     pairs: &[crosslang::SentencePair],
 ) -> bool {
     let several_sentences = submission.len() > 1;
+    let pairs: Vec<&crosslang::SentencePair> = pairs.iter().filter(|p| !p.gap).collect();
     let best = pairs
         .iter()
         .filter_map(|pair| crosslang::pair_features(submission, source, pair))

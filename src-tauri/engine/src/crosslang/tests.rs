@@ -69,15 +69,17 @@ fn a_translation_is_found_in_both_directions_sentence_by_sentence() {
     assert!(en.iter().all(|s| s.language == Language::English));
     for (sub, src) in [(&zh, &en), (&en, &zh)] {
         let (pairs, share) = translation(sub, src);
-        // The first and last sentences are found, each with its own translation; the middle one is
-        // not: CC-CEDICT glosses 错误 as "error, mistake", never "bug".
-        assert_eq!(pairs.len(), 2, "{pairs:?}");
-        for (p, k) in pairs.iter().zip([0, 2]) {
+        // Each sentence is found with its own translation: the first and last at the pairing score;
+        // the middle one under it (CC-CEDICT glosses 错误 as "error, mistake", never "bug"), as the
+        // one sentence left between two pairs (a gap pair).
+        assert_eq!(pairs.len(), 3, "{pairs:?}");
+        for (p, k) in pairs.iter().zip([0, 1, 2]) {
             assert_eq!(p.submission, (sub[k].start, sub[k].end));
             assert_eq!(p.source, (src[k].start, src[k].end), "{pairs:?}");
-            assert!(p.score >= SENTENCE_COVER);
+            assert_eq!(p.gap, k == 1, "{pairs:?}");
+            assert!(p.gap || p.score >= SENTENCE_COVER);
         }
-        assert!((0.5..0.8).contains(&share), "{share}");
+        assert_eq!(share, 1.0);
     }
     // Same manual, same vocabulary, no translation: nothing.
     let zh_other = sentences(tok(), lex, ZH_OTHER);
@@ -387,6 +389,7 @@ fn a_pairs_features_are_its_sentences_and_a_lone_translated_pair_is_convincing()
         submission: (zh[0].start, zh[0].end),
         source: (en[0].start, en[1].end),
         score: 0.0,
+        gap: false,
     };
     let e = pair_features(&zh, &en, &joined).unwrap();
     let both = join(&en[0], &en[1]);
@@ -397,12 +400,14 @@ fn a_pairs_features_are_its_sentences_and_a_lone_translated_pair_is_convincing()
         submission: (zh[0].start, zh[0].end),
         source: (zh[1].start, zh[1].end),
         score: 0.0,
+        gap: false,
     };
     assert!(pair_features(&zh, &zh, &same).is_none());
     let nothing = SentencePair {
         submission: (zh[0].start + 1, zh[0].end),
         source: (en[0].start, en[0].end),
         score: 0.0,
+        gap: false,
     };
     assert!(pair_features(&zh, &en, &nothing).is_none());
 
@@ -462,4 +467,46 @@ fn a_translation_keeps_its_words_order_and_a_shuffle_does_not() {
     // Nothing covered: no order to keep.
     let other = one("The weather was fine and we walked in the park.");
     assert_eq!(order_agreement(&zh, &other), 0.0);
+}
+
+#[test]
+fn the_one_sentence_left_between_two_pairs_pairs_at_a_lower_bar() {
+    let lex = Lexicon::embedded();
+    const ZH_FIRST: &str = "主控文档可用于管理大型文档，例如具有许多章节的书籍。";
+    const ZH_LAST: &str = "打印主控文档时，所有子文档的内容都会按顺序打印出来。";
+    let en = sentences(
+        tok(),
+        lex,
+        "A master document lets you manage large documents, such as a book with many chapters. \
+Different people can write the parts and keep them apart. When you print the master document, the \
+contents of all subdocuments are printed in order.",
+    );
+    // The middle sentences translate each other loosely: under the pairing score alone.
+    let middle = sentences(tok(), lex, "每个章节都可以由不同的作者分别编写和保存。");
+    let alone = pair_score(&en[1], &middle[0]);
+    assert!((GAP_COVER..SENTENCE_COVER).contains(&alone), "{alone}");
+    let zh = sentences(
+        tok(),
+        lex,
+        &format!("{ZH_FIRST}每个章节都可以由不同的作者分别编写和保存。{ZH_LAST}"),
+    );
+    let (pairs, share) = translation(&en, &zh);
+    assert_eq!(share, 1.0, "{pairs:?}");
+    assert_eq!(
+        pairs.iter().map(|p| p.gap).collect::<Vec<_>>(),
+        [false, true, false],
+        "{pairs:?}"
+    );
+    // Between the same two pairs, a sentence on another subject stays unpaired.
+    let zh = sentences(
+        tok(),
+        lex,
+        &format!("{ZH_FIRST}页眉和页脚可以在页面样式中设置。{ZH_LAST}"),
+    );
+    let (pairs, share) = translation(&en, &zh);
+    assert_eq!(pairs.len(), 2, "{pairs:?}");
+    assert!(pairs.iter().all(|p| !p.gap) && share < 1.0, "{pairs:?}");
+    // Without pairs around it, the loose translation pairs with nothing.
+    let (pairs, _) = translation(&middle, &en);
+    assert!(pairs.is_empty(), "{pairs:?}");
 }
