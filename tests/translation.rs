@@ -452,7 +452,7 @@ fn the_held_out_manual_set_measures_what_the_documentation_says() {
     println!("{f:?}");
     let (n, found) = f.found["zh->en"];
     assert_eq!(n, 110);
-    assert!(found >= 98, "{f:?}");
+    assert!(found >= 99, "{f:?}");
     let (n, found) = f.found["en->zh"];
     assert_eq!(n, 110);
     // 91 before gap pairs (`crosslang::GAP_COVER`).
@@ -463,7 +463,7 @@ fn the_held_out_manual_set_measures_what_the_documentation_says() {
     assert!(f.same_topic.1 <= 1, "{f:?}");
     // 10 with a translated passage before passages needed `PASSAGE_CONFIDENCE`, 0.059 off.
     assert!(f.same_topic_with_translated_passages <= 7, "{f:?}");
-    assert!(f.partial_ratio_error <= 0.064, "{f:?}");
+    assert!(f.partial_ratio_error <= 0.059, "{f:?}");
 }
 
 /// LibreOffice's help shared by every application and Basic's (calibration): office software, short
@@ -475,11 +475,11 @@ fn the_held_out_manual_set_measures_what_the_documentation_says() {
 #[test]
 fn the_office_help_calibration_set_holds_its_figures() {
     manual_set("translation-libreoffice-general").holds(Floors {
-        en_zh: (253, 214),
-        zh_en: (348, 294),
+        en_zh: (253, 219),
+        zh_en: (348, 300),
         same_topic: (1068, 4),
         with_passages: 23,
-        partial_ratio_error: 0.054,
+        partial_ratio_error: 0.051,
     });
 }
 
@@ -492,11 +492,11 @@ fn the_office_help_calibration_set_holds_its_figures() {
 #[test]
 fn the_office_help_held_out_set_measures_what_the_documentation_says() {
     manual_set("translation-libreoffice-apps").holds(Floors {
-        en_zh: (266, 206),
-        zh_en: (378, 315),
+        en_zh: (266, 208),
+        zh_en: (378, 316),
         same_topic: (951, 6),
         with_passages: 9,
-        partial_ratio_error: 0.079,
+        partial_ratio_error: 0.08,
     });
 }
 

@@ -48,7 +48,7 @@ pub const LOOKUPS: usize = 32;
 /// Concept keys a candidate must share (see the module notes).
 pub const MIN_SHARED: u32 = 3;
 /// Candidates verified per paragraph.
-pub const CANDIDATES: usize = 4;
+pub const CANDIDATES: usize = 8;
 /// Candidates verified per sentence of a paragraph of several sentences (beyond the paragraph's).
 pub const SENTENCE_CANDIDATES: usize = 2;
 /// Concept keys such a sentence's candidate must share (a library paragraph stores only its most
