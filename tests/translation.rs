@@ -378,7 +378,8 @@ fn the_second_calibration_manual_set_holds_its_figures() {
         assert!(found as f64 >= 0.90 * n as f64, "{direction}: {f:?}");
     }
     assert_eq!(f.same_topic.0, 767, "{f:?}");
-    assert!(f.same_topic.1 <= 3, "{f:?}");
+    // 3 before step 6's model read each side's cover and words.
+    assert!(f.same_topic.1 <= 1, "{f:?}");
     assert!(f.same_topic_with_translated_passages <= 8, "{f:?}");
     assert!(f.partial_ratio_error <= 0.09, "{f:?}");
 }
@@ -455,48 +456,52 @@ fn the_held_out_manual_set_measures_what_the_documentation_says() {
     assert!(found >= 99, "{f:?}");
     let (n, found) = f.found["en->zh"];
     assert_eq!(n, 110);
-    // 91 before gap pairs (`crosslang::GAP_COVER`).
-    assert!(found >= 96, "{f:?}");
+    // 91 before gap pairs (`crosslang::GAP_COVER`), 96 before step 6's model read each side's cover
+    // and words.
+    assert!(found >= 98, "{f:?}");
     assert_eq!(f.same_topic.0, 392, "{f:?}");
-    // 1 of 392 (4 before single-pair matches needed `SINGLE_PAIR_CONFIDENCE`), and 10 with a translated
-    // passage counted under the threshold.
+    // 1 of 392 (4 before single-pair matches needed `SINGLE_PAIR_CONFIDENCE`).
     assert!(f.same_topic.1 <= 1, "{f:?}");
-    // 10 with a translated passage before passages needed `PASSAGE_CONFIDENCE`, 0.059 off.
-    assert!(f.same_topic_with_translated_passages <= 7, "{f:?}");
-    assert!(f.partial_ratio_error <= 0.059, "{f:?}");
+    // 10 with a translated passage before passages needed `PASSAGE_CONFIDENCE`, 0.059 off; 7 and
+    // 0.058 with 8 candidates, before the bar rose with step 6's twelve-feature model.
+    assert!(f.same_topic_with_translated_passages <= 6, "{f:?}");
+    assert!(f.partial_ratio_error <= 0.069, "{f:?}");
 }
 
 /// LibreOffice's help shared by every application and Basic's (calibration): office software, short
-/// pages sharing most of their vocabulary (format, table, paragraph, dialog). `SINGLE_PAIR_CONFIDENCE`
-/// and `SEVERAL_PAIRS_CONFIDENCE` were fitted and chosen on its first draw and the two manual sets
-/// above (5 of that draw's 1,187 same-topic paragraphs flagged, 119 before any such rule). The draw
-/// here leaves out paragraphs the library holds in their own language (109 of the first draw's
-/// same-topic paragraphs were copies in their own language, flagged as such).
+/// pages sharing most of their vocabulary (format, table, paragraph, dialog). Step 6's first models
+/// (`crosslang::single_pair_confidence`) were fitted on its first draw and the two manual sets above
+/// (5 of that draw's 1,187 same-topic paragraphs flagged, 119 before any such rule), the present one
+/// and its bars on this draw and the same two sets. This draw leaves out paragraphs the library holds
+/// in their own language (109 of the first draw's same-topic paragraphs were copies in their own
+/// language, flagged as such).
 #[test]
 fn the_office_help_calibration_set_holds_its_figures() {
     manual_set("translation-libreoffice-general").holds(Floors {
-        en_zh: (253, 219),
-        zh_en: (348, 300),
+        en_zh: (253, 225),
+        zh_en: (348, 309),
         same_topic: (1068, 4),
-        with_passages: 23,
-        partial_ratio_error: 0.051,
+        with_passages: 16,
+        partial_ratio_error: 0.06,
     });
 }
 
 /// LibreOffice's applications' own help (Writer, Calc, Impress, Draw, Base, Chart, Math): held out, made
 /// from other pages than the calibration set's and measured once the rules were settled
-/// (docs/how-it-works.md, "Copies by translation"); the floors hold what was measured: 6 of 951
-/// same-topic paragraphs flagged (0.6 %, against the target 0.5 %). Its first draw held 185 same-topic
-/// paragraphs the library holds in their own language; on it the same rules flagged 9 of 1,210, 10
-/// before the words' order and `SEVERAL_PAIRS_CONFIDENCE`, 109 before `SINGLE_PAIR_CONFIDENCE`.
+/// (docs/how-it-works.md, "Copies by translation"); the floors hold what was measured: 5 of 951
+/// same-topic paragraphs flagged (0.53 %, against the target 0.5 %; 6 before step 6's twelve-feature
+/// model). Its first
+/// draw held 185 same-topic paragraphs the library holds in their own language; on it earlier rules
+/// flagged 9 of 1,210, 10 before the words' order and `SEVERAL_PAIRS_CONFIDENCE`, 109 before
+/// `SINGLE_PAIR_CONFIDENCE`.
 #[test]
 fn the_office_help_held_out_set_measures_what_the_documentation_says() {
     manual_set("translation-libreoffice-apps").holds(Floors {
-        en_zh: (266, 208),
-        zh_en: (378, 316),
-        same_topic: (951, 6),
-        with_passages: 9,
-        partial_ratio_error: 0.08,
+        en_zh: (266, 217),
+        zh_en: (378, 327),
+        same_topic: (951, 5),
+        with_passages: 10,
+        partial_ratio_error: 0.086,
     });
 }
 

@@ -58,20 +58,19 @@ pub const SENTENCE_MIN_SHARED: u32 = 2;
 /// `crosslang::pair_score`; pairs of a match at or above the threshold need `crosslang::SENTENCE_COVER`).
 pub const PARTIAL_COVER: f64 = 0.55;
 /// The log-odds (`crosslang::single_pair_confidence`) the best sentence pair of a match must reach for
-/// the match to be reported at or above the threshold, when the match rests on that pair alone: fitted
-/// with the pair's word order on the calibration sets, where it flags 8 of their 141 same-topic
-/// single-pair matches for 334 of 383 translations (the model without word order, at 2.0, flagged 13
-/// for 337).
+/// the match to be reported at or above the threshold, when the match rests on that pair alone: on the
+/// calibration sets (the model fitted there), 372 of 424 single-pair translations kept against 5 of 158
+/// same-topic single-pair matches (the earlier model without each side's cover and words: 356 and 7).
 pub const SINGLE_PAIR_CONFIDENCE: f64 = 1.0;
 /// The same when other pairs back the best one: several weak same-topic pairs do not add up to a
-/// translation (on the calibration sets it drops 5 of 7 same-topic matches of several pairs for 2 of 825
-/// translations).
-pub const SEVERAL_PAIRS_CONFIDENCE: f64 = -1.25;
+/// translation (on the calibration sets it keeps all 841 translations of several pairs and 2 of 7
+/// same-topic matches).
+pub const SEVERAL_PAIRS_CONFIDENCE: f64 = -1.0;
 /// The log-odds (`crosslang::single_pair_confidence`) a sentence pair under the threshold needs to
 /// count as a translated passage: on the calibration sets' partial translations and same-topic
-/// paragraphs, of the pairs that reach `PARTIAL_COVER` in matches under the threshold, it kept 202 of
-/// 205 pairing an inserted translated sentence with its source and 24 of 58 same-topic ones.
-pub const PASSAGE_CONFIDENCE: f64 = -1.0;
+/// paragraphs, of the pairs that reach `PARTIAL_COVER` in matches under the threshold, it keeps 201 of
+/// 209 pairing an inserted translated sentence with its source and 15 of 59 same-topic ones.
+pub const PASSAGE_CONFIDENCE: f64 = 0.0;
 /// A paragraph copied at least this much in its own language is not searched across languages.
 pub const SAME_LANGUAGE_ENOUGH: f64 = 0.5;
 

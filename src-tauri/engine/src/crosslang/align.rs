@@ -122,50 +122,83 @@ fn pair_score_with(a: &Sentence, b: &Sentence, min_matched: u32) -> f64 {
     f.cover * f64::from(f.anchors_kept + 1) / f64::from(f.anchors + 1)
 }
 
-/// What decides whether one sentence pair is believed alone: its [`PairFeatures`] and how far its
-/// covered words keep their order ([`order_agreement`], left out of the features because the pairing
-/// score, which reads them for every pair it tries, does not need it).
+/// What decides whether one sentence pair is believed alone: its [`PairFeatures`], how far its covered
+/// words keep their order ([`order_agreement`]), each side's share of words covered and its words,
+/// and its pairing score. The order and the sides are left out of the features because the pairing
+/// score, which reads them for every pair it tries, does not need them.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct PairEvidence {
     pub features: PairFeatures,
     pub order: f64,
+    /// The Chinese and the English sentence's shares of words covered by the other.
+    pub covers: [f64; 2],
+    /// The Chinese and the English sentence's content words.
+    pub words: [usize; 2],
+    /// The pair's score as aligned ([`pair_score`], or a gap pair's).
+    pub score: f64,
 }
 
 impl PairEvidence {
-    /// The evidence of a pair of sentences of different languages.
+    /// The evidence of a pair of sentences of different languages, scored by [`pair_score`].
     pub fn of(a: &Sentence, b: &Sentence) -> PairEvidence {
+        PairEvidence::scored(a, b, pair_score(a, b))
+    }
+
+    fn scored(a: &Sentence, b: &Sentence, score: f64) -> PairEvidence {
         let (zh, en) = match a.language {
             Language::Chinese => (a, b),
             Language::English => (b, a),
         };
+        let share =
+            |x: &Sentence, y: &Sentence| covered_words(x, y) as f64 / x.words().max(1) as f64;
         PairEvidence {
             features: features(a, b),
             order: order_agreement(zh, en),
+            covers: [share(zh, en), share(en, zh)],
+            words: [zh.words(), en.words()],
+            score,
         }
     }
 }
 
-/// How convincing one sentence pair is as a translation when a paragraph's match rests on it alone, as
-/// log-odds: a logistic model of the pair's [`PairEvidence`] and whether the submission paragraph has
-/// more than one sentence (`several_sentences`: for a pair of one sentence each, some are left
-/// unpaired), fitted on the single-pair matches of the calibration sets (docs/how-it-works.md, "Copies
-/// by translation": translations against same-topic sentences, which share a manual's vocabulary and
-/// reach the pairing score alone). Cover and the words' order weigh most; more words covered, anchors
-/// kept and lengths in proportion (1.15 English letters per predicted one) add.
+/// How convincing one sentence pair is as a translation, as log-odds: a logistic model of the pair's
+/// [`PairEvidence`] and whether the submission paragraph has more than one sentence
+/// (`several_sentences`: for a pair of one sentence each, some are left unpaired), fitted on the
+/// single-pair matches of the calibration sets (docs/how-it-works.md, "Copies by translation":
+/// translations against same-topic sentences, which share a manual's vocabulary and reach the pairing
+/// score alone). The words' order, the share of English words covered, the words covered and the
+/// pairing score weigh most; lengths out of proportion (1.15 English letters per predicted one), more
+/// words on either side and anchors lost count against.
 pub fn single_pair_confidence(e: &PairEvidence, several_sentences: bool) -> f64 {
     let f = &e.features;
+    let x = [
+        f.cover,
+        f64::from(f.matched.max(1)).ln(),
+        (f.length_ratio.max(1e-3) / 1.15).ln().abs(),
+        f64::from(f.anchors_kept.min(3)),
+        f64::from(u8::from(several_sentences)),
+        e.order,
+        e.covers[0],
+        e.covers[1],
+        (1.0 + e.words[0] as f64).ln(),
+        (1.0 + e.words[1] as f64).ln(),
+        e.score,
+        f64::from(f.anchors.saturating_sub(f.anchors_kept)),
+    ];
     COEFFICIENTS[0]
-        + COEFFICIENTS[1] * f.cover
-        + COEFFICIENTS[2] * f64::from(f.matched.max(1)).ln()
-        + COEFFICIENTS[3] * (f.length_ratio.max(1e-3) / 1.15).ln().abs()
-        + COEFFICIENTS[4] * f64::from(f.anchors_kept.min(3))
-        + COEFFICIENTS[5] * f64::from(u8::from(several_sentences))
-        + COEFFICIENTS[6] * e.order
+        + COEFFICIENTS[1..]
+            .iter()
+            .zip(x)
+            .map(|(c, v)| c * v)
+            .sum::<f64>()
 }
 
 /// [`single_pair_confidence`]'s intercept and weights: cover, ln(words covered), |ln(length ratio /
-/// 1.15)|, anchors kept (at most 3), several sentences, order agreement.
-const COEFFICIENTS: [f64; 7] = [-7.232, 3.686, 2.115, -1.603, 0.632, -1.127, 3.4];
+/// 1.15)|, anchors kept (at most 3), several sentences, order agreement, the Chinese and the English
+/// sentence's shares covered, ln(1 + their words), the pairing score, anchors lost.
+const COEFFICIENTS: [f64; 13] = [
+    -4.323, 1.694, 2.894, -1.161, 0.626, -1.319, 3.06, 1.09, 2.8, -1.067, -1.441, 1.674, -0.583,
+];
 
 /// The [`PairEvidence`] of `pair`, one of [`translation`]'s pairs of `submission` and `source` (its
 /// sentences on each side, two joined when it joins them).
@@ -189,7 +222,7 @@ pub fn pair_features(
     };
     let a = within(submission, pair.submission, true)?;
     let b = within(source, pair.source, false)?;
-    Some(PairEvidence::of(&a, &b))
+    Some(PairEvidence::scored(&a, &b, pair.score))
 }
 
 /// Words of each sentence a pair must have covered by the other (see [`pair_score`]): half of a

@@ -395,6 +395,16 @@ fn a_pairs_features_are_its_sentences_and_a_lone_translated_pair_is_convincing()
     let both = join(&en[0], &en[1]);
     assert_eq!(e.features, features(&zh[0], &both));
     assert_eq!(e.order, order_agreement(&zh[0], &both));
+    // Each side's share covered and its words, the Chinese side first.
+    assert_eq!(e.words, [zh[0].words(), both.words()]);
+    assert_eq!(
+        e.covers,
+        [
+            covered_words(&zh[0], &both) as f64 / zh[0].words() as f64,
+            covered_words(&both, &zh[0]) as f64 / both.words() as f64
+        ]
+    );
+    assert_eq!(e.features.cover, e.covers[0].min(e.covers[1]));
     // A pair of one language, or ranges holding no sentence, have none.
     let same = SentencePair {
         submission: (zh[0].start, zh[0].end),
