@@ -568,15 +568,8 @@ fields, you are asked whether you want to print a form letter.\n",
     );
     for essay in [zh_essay, en_essay] {
         let report: Value = s.check_json(&essay);
-        let p = &report["documents"][0]["paragraphs"];
-        assert_eq!(
-            p[0]["flagged"], false,
-            "same topic, not a translation: {}",
-            p[0]
-        );
+        let p = same_topic_then_translation(&report);
         assert!(p[0]["passages"].as_array().unwrap().is_empty(), "{}", p[0]);
-        assert_eq!(p[1]["flagged"], true, "a translation: {}", p[1]);
-        assert_eq!(p[1]["matches"][0]["cross_language"], true, "{}", p[1]);
     }
 }
 
@@ -614,14 +607,7 @@ from the table at once.\n",
     );
     for essay in [zh_essay, en_essay] {
         let report: Value = s.check_json(&essay);
-        let p = &report["documents"][0]["paragraphs"];
-        assert_eq!(
-            p[0]["flagged"], false,
-            "same topic, not a translation: {}",
-            p[0]
-        );
-        assert_eq!(p[1]["flagged"], true, "a translation: {}", p[1]);
-        assert_eq!(p[1]["matches"][0]["cross_language"], true, "{}", p[1]);
+        let p = same_topic_then_translation(&report);
         assert_eq!(p[1]["matches"][0]["similarity"], 1.0, "{}", p[1]);
     }
 }
@@ -670,4 +656,18 @@ list. You can view the password for the selected entry.\n",
         }
         assert_eq!(doc["total_ratio"], 0.0, "{doc}");
     }
+}
+
+/// A report's paragraphs, the first same-topic text (not flagged), the second a translation (flagged by
+/// a cross-language match).
+fn same_topic_then_translation(report: &Value) -> &Value {
+    let p = &report["documents"][0]["paragraphs"];
+    assert_eq!(
+        p[0]["flagged"], false,
+        "same topic, not a translation: {}",
+        p[0]
+    );
+    assert_eq!(p[1]["flagged"], true, "a translation: {}", p[1]);
+    assert_eq!(p[1]["matches"][0]["cross_language"], true, "{}", p[1]);
+    p
 }
