@@ -306,6 +306,8 @@ pub(super) fn add_translations(
 
 /// Whether a match's sentence pairs are convincing as a translation: its best pair reaches
 /// [`SINGLE_PAIR_CONFIDENCE`] when it is the only pair, [`SEVERAL_PAIRS_CONFIDENCE`] when others back it.
+/// Gap pairs (`crosslang::SentencePair::gap`, paired at a lower bar between two others) neither decide
+/// nor back: a lone pair with gap pairs beside it is still alone.
 fn convincing(
     submission: &[Sentence],
     source: &[Sentence],
