@@ -32,6 +32,11 @@ pub const LETTERS_PER_HAN: f64 = 2.6;
 
 /// The features of a pair of sentences of different languages.
 pub fn features(a: &Sentence, b: &Sentence) -> PairFeatures {
+    features_covered(a, b, covered_words(a, b))
+}
+
+/// [`features`], `a`'s words covered by `b` already counted (`ca`).
+fn features_covered(a: &Sentence, b: &Sentence, ca: usize) -> PairFeatures {
     let (zh, en) = match a.language {
         Language::Chinese => (a, b),
         Language::English => (b, a),
@@ -46,7 +51,7 @@ pub fn features(a: &Sentence, b: &Sentence) -> PairFeatures {
         .iter()
         .filter(|h| zh.latin.binary_search(h).is_err())
         .count();
-    let (ca, cb) = (covered_words(a, b), covered_words(b, a));
+    let cb = covered_words(b, a);
     let share = |c: usize, s: &Sentence| c as f64 / s.words().max(1) as f64;
     PairFeatures {
         cover: share(ca, a).min(share(cb, b)),
@@ -110,13 +115,15 @@ fn pair_score_with(a: &Sentence, b: &Sentence, min_matched: u32) -> f64 {
         Language::Chinese => (a, b),
         Language::English => (b, a),
     };
-    if !(1.0 / LENGTH_BAND..=LENGTH_BAND).contains(&length_ratio(zh, en))
-        || (covered_words(a, b) as u32) < min_matched
-    {
+    if !(1.0 / LENGTH_BAND..=LENGTH_BAND).contains(&length_ratio(zh, en)) {
         return 0.0;
     }
-    let f = features(a, b);
-    if !(1.0 / LENGTH_BAND..=LENGTH_BAND).contains(&f.length_ratio) || f.matched < min_matched {
+    let ca = covered_words(a, b);
+    if (ca as u32) < min_matched {
+        return 0.0;
+    }
+    let f = features_covered(a, b, ca);
+    if f.matched < min_matched {
         return 0.0;
     }
     f.cover * f64::from(f.anchors_kept + 1) / f64::from(f.anchors + 1)
