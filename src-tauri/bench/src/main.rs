@@ -370,6 +370,23 @@ fn main() -> Result<ExitCode> {
             ms(load),
             mb(resident().saturating_sub(before))
         );
+        // What a check with the translation search does to each candidate it aligns: the paragraph's
+        // sentences with their words' concepts. The same texts' `cut` is its floor.
+        let lexicon = tongwen_engine::crosslang::Lexicon::embedded();
+        let t_sentences = best(Box::new(|| {
+            let t = Instant::now();
+            let n: usize = texts
+                .iter()
+                .map(|p| tongwen_engine::crosslang::sentences(fp.tokenizer(), lexicon, p).len())
+                .sum();
+            assert!(n > 0);
+            Ok(t.elapsed())
+        }))?;
+        println!(
+            "Cross-language reading of the same paragraphs (sentences and their concepts, as a check reads each candidate), 1 thread: {:.1} ms, {:.2}x jieba cut",
+            ms(t_sentences),
+            t_sentences.as_secs_f64() / jieba_zh.as_secs_f64()
+        );
     }
 
     // ---- 2. Check -------------------------------------------------------------------------------

@@ -46,6 +46,7 @@ pub use align::{
 };
 pub use lexicon::{stem, Lexicon};
 
+use crate::text::normalize::normalize_char;
 use crate::text::tokens::{is_content, Tokenizer};
 use crate::text::{is_ideograph, normalize, Letters};
 
@@ -114,11 +115,21 @@ impl Sentence {
 /// The hashes of `text`'s Latin tokens and of its numbers (see [`Sentence`]), each sorted and distinct.
 fn latin_tokens(text: &str) -> (Vec<u64>, Vec<u64>) {
     let (mut latin, mut numbers) = (Vec::new(), Vec::new());
-    for token in text.split(|c: char| !c.is_ascii_alphanumeric()) {
+    // Bytes, not characters: every byte of a character beyond ASCII is a separator too.
+    let tokens = text
+        .as_bytes()
+        .split(|b| !b.is_ascii_alphanumeric())
+        .filter_map(|t| std::str::from_utf8(t).ok());
+    for token in tokens {
         if token.is_empty() || (token.len() < 2 && !token.as_bytes()[0].is_ascii_digit()) {
             continue;
         }
-        let h = word_hash(&token.to_ascii_lowercase());
+        // Normalised text is lower case already: a copy only when it is not.
+        let h = if token.bytes().any(|b| b.is_ascii_uppercase()) {
+            word_hash(&token.to_ascii_lowercase())
+        } else {
+            word_hash(token)
+        };
         latin.push(h);
         if token.bytes().all(|b| b.is_ascii_digit()) {
             numbers.push(h);
@@ -423,16 +434,28 @@ fn sentences_with(
     mut indexed: Option<&mut Analysis>,
 ) -> Vec<Sentence> {
     let chars: Vec<char> = paragraph.chars().collect();
-    split(paragraph)
+    // Where each character starts in the paragraph's bytes, and where the last one ends.
+    let mut at: Vec<usize> = paragraph.char_indices().map(|(i, _)| i).collect();
+    at.push(paragraph.len());
+    // One buffer for every sentence's normalised text.
+    let mut normalized = String::with_capacity(paragraph.len());
+    split_chars(&chars)
         .into_iter()
         .filter_map(|(start, end)| {
-            let text: String = chars[start..end].iter().collect();
-            let normalized = normalize(&text);
-            let language = language_of(&normalized);
+            // Normalised, with its letters, ideographs and ASCII letters and digits counted on the way.
+            normalized.clear();
+            let (mut letters, mut han, mut ascii) = (Letters::default(), 0u32, 0u32);
+            for c in paragraph[at[start]..at[end]].chars() {
+                normalize_char(c, |n| {
+                    normalized.push(n);
+                    letters.add(n);
+                    han += u32::from(is_ideograph(n));
+                    ascii += u32::from(n.is_ascii_alphanumeric());
+                });
+            }
+            let language = language_of_letters(letters);
             let (mut keys, mut ends) = (Vec::new(), Vec::new());
             let (latin, numbers) = latin_tokens(&normalized);
-            let han = normalized.chars().filter(|&c| is_ideograph(c)).count() as u32;
-            let ascii = normalized.bytes().filter(u8::is_ascii_alphanumeric).count() as u32;
             let first = indexed.as_deref().map_or(0, |i| i.concepts.len());
             tokenizer.for_each_normalized_word(&normalized, |w| {
                 if tokenizer.is_stop_word(w) {
@@ -482,29 +505,77 @@ fn sentences_with(
 /// an English word's stem.
 fn push_word_concepts(lexicon: &Lexicon, word: &str, hash: u64, out: &mut Vec<u64>) {
     if word.chars().any(is_ideograph) {
-        let start = out.len();
-        let glosses = lexicon.translations_of(hash);
-        out.extend(glosses.iter());
-        let chars: Vec<char> = word.chars().collect();
-        if chars.len() >= 3 {
-            push_parts(lexicon, &chars, out);
-        } else if glosses.is_empty() {
-            for c in &chars {
-                out.extend(lexicon.translations(c.encode_utf8(&mut [0; 4])).iter());
-            }
+        if std::ptr::eq(lexicon, Lexicon::embedded()) {
+            IDEOGRAPH_CONCEPTS.with(|cache| cache.borrow_mut().push(lexicon, word, hash, out));
+        } else {
+            push_ideograph_concepts(lexicon, word, hash, out);
         }
-        out[start..].sort_unstable();
-        let mut kept = start;
-        for i in start..out.len() {
-            if kept == start || out[kept - 1] != out[i] {
-                out[kept] = out[i];
-                kept += 1;
-            }
-        }
-        out.truncate(kept);
     } else if let Some((_, c)) = english_concept(word, hash) {
         out.push(c);
     }
+}
+
+thread_local! {
+    /// [`push_ideograph_concepts`] of the embedded lexicon, remembered per thread.
+    static IDEOGRAPH_CONCEPTS: std::cell::RefCell<WordConcepts> =
+        std::cell::RefCell::new(WordConcepts::default());
+}
+
+/// Ideograph words' concepts by the word's hash (as [`english_concept`] remembers stems): a text
+/// repeats its words, and a compound's concepts take a lookup of each of its parts, sorted. The hash
+/// is the word table's key, unique among its words.
+#[derive(Default)]
+struct WordConcepts {
+    /// Each word's `(start, count)` in `pool`.
+    words: rustc_hash::FxHashMap<u64, (u32, u32)>,
+    pool: Vec<u64>,
+}
+
+impl WordConcepts {
+    /// Words remembered at most; then the cache starts again.
+    const WORDS: usize = 1 << 16;
+
+    fn push(&mut self, lexicon: &Lexicon, word: &str, hash: u64, out: &mut Vec<u64>) {
+        if let Some(&(start, count)) = self.words.get(&hash) {
+            let start = start as usize;
+            out.extend_from_slice(&self.pool[start..start + count as usize]);
+            return;
+        }
+        let start = out.len();
+        push_ideograph_concepts(lexicon, word, hash, out);
+        if self.words.len() >= Self::WORDS || self.pool.len() >= u32::MAX as usize / 2 {
+            self.words.clear();
+            self.pool.clear();
+        }
+        let at = self.pool.len() as u32;
+        self.pool.extend_from_slice(&out[start..]);
+        self.words.insert(hash, (at, (out.len() - start) as u32));
+    }
+}
+
+/// An ideograph word's concepts, sorted and distinct: its glosses, with those of the dictionary words
+/// a compound of three or more characters is made of; a word the lexicon lacks, its characters'.
+fn push_ideograph_concepts(lexicon: &Lexicon, word: &str, hash: u64, out: &mut Vec<u64>) {
+    let start = out.len();
+    let glosses = lexicon.translations_of(hash);
+    out.extend(glosses.iter());
+    let chars: Vec<char> = word.chars().collect();
+    if chars.len() >= 3 {
+        push_parts(lexicon, &chars, out);
+    } else if glosses.is_empty() {
+        for c in &chars {
+            out.extend(lexicon.translations(c.encode_utf8(&mut [0; 4])).iter());
+        }
+    }
+    out[start..].sort_unstable();
+    let mut kept = start;
+    for i in start..out.len() {
+        if kept == start || out[kept - 1] != out[i] {
+            out[kept] = out[i];
+            kept += 1;
+        }
+    }
+    out.truncate(kept);
 }
 
 /// Add the glosses of the dictionary words a compound is made of (管理工具: 管理 and 工具), longest first
@@ -553,7 +624,11 @@ pub fn language_of_letters(letters: Letters) -> Language {
 /// whitespace or the end; closing quotes and brackets after the stop stay with the sentence, and the
 /// whitespace between sentences with none.
 pub fn split(paragraph: &str) -> Vec<(usize, usize)> {
-    let chars: Vec<char> = paragraph.chars().collect();
+    split_chars(&paragraph.chars().collect::<Vec<char>>())
+}
+
+/// [`split`] of a paragraph's characters.
+fn split_chars(chars: &[char]) -> Vec<(usize, usize)> {
     let closing = |c: char| matches!(c, '”' | '’' | '"' | '\'' | ')' | '）' | '」' | '』');
     let mut out = Vec::new();
     let mut push = |mut s: usize, e: usize| {

@@ -520,3 +520,26 @@ contents of all subdocuments are printed in order.",
     let (pairs, _) = translation(&middle, &en);
     assert!(pairs.is_empty(), "{pairs:?}");
 }
+
+#[test]
+fn remembered_word_concepts_are_the_lexicons_own() {
+    // The embedded lexicon's word concepts are remembered per thread: asked again, a word gives what
+    // it gave the first time, which is what reading the lexicon gives.
+    let lexicon = Lexicon::embedded();
+    for word in ["管理工具", "软件", "维护者", "猫狗"] {
+        let hash = word_hash(word);
+        let mut direct = Vec::new();
+        push_ideograph_concepts(lexicon, word, hash, &mut direct);
+        assert!(!direct.is_empty(), "{word}");
+        for _ in 0..2 {
+            let mut remembered = vec![7];
+            push_word_concepts(lexicon, word, hash, &mut remembered);
+            assert_eq!(remembered[1..], direct[..], "{word}");
+        }
+    }
+    // Another lexicon is read itself, never through what the embedded one's words left behind.
+    let other = Lexicon::parse("软件\tprogram\n").unwrap();
+    let mut out = Vec::new();
+    push_word_concepts(&other, "软件", word_hash("软件"), &mut out);
+    assert_eq!(out, vec![concept(&stem("program"))]);
+}
