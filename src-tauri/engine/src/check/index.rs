@@ -264,8 +264,17 @@ impl Index {
                 shared >= min_shared && exclude != Some(self.document_ids[slot as usize])
             })
             .collect();
-        out.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-        out.truncate(n);
+        // Most shared first, ties by slot: a total order, so the first `n` are chosen before only
+        // they are sorted (most lists are hundreds long, `n` a few).
+        let order = |a: &(Slot, u32), b: &(Slot, u32)| b.1.cmp(&a.1).then(a.0.cmp(&b.0));
+        if n == 0 {
+            return Vec::new();
+        }
+        if out.len() > n {
+            out.select_nth_unstable_by(n - 1, order);
+            out.truncate(n);
+        }
+        out.sort_unstable_by(order);
         out
     }
 
@@ -411,6 +420,29 @@ mod tests {
             f.push(100 + i as i64, 1, i as u64, keys);
         }
         f
+    }
+
+    #[test]
+    fn the_most_shared_are_the_first_of_the_whole_order_ties_by_slot() {
+        // 300 paragraphs sharing 1-6 of 6 keys in a scrambled pattern: every `n` gives the first `n` of
+        // the whole list sorted (most shared first, ties by slot), however the selection went.
+        let keys: Vec<u32> = (1..=6).collect();
+        let lists: Vec<Vec<u32>> = (0..300u32)
+            .map(|i| keys[..(i * 7 % 6 + 1) as usize].to_vec())
+            .collect();
+        let index = Index::from_flat(flat(&lists.iter().map(Vec::as_slice).collect::<Vec<_>>()));
+        let mut all: Vec<(Slot, u32)> = (0..300u32).map(|i| (i, i * 7 % 6 + 1)).collect();
+        all.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        for n in [0, 1, 2, 8, 49, 50, 51, 299, 300, 400] {
+            let want: Vec<(Slot, u32)> = all.iter().copied().take(n).collect();
+            assert_eq!(index.shortlist(&keys, 1, n, None), want, "n = {n}");
+        }
+        // Those under `min_shared` are not candidates at all.
+        assert!(index
+            .shortlist(&keys, 6, 400, None)
+            .iter()
+            .all(|c| c.1 == 6));
+        assert_eq!(index.shortlist(&keys, 6, 400, None).len(), 50);
     }
 
     #[test]
