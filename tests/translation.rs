@@ -361,7 +361,9 @@ fn the_calibration_manual_set_finds_translations_and_calls_no_same_topic_text_a_
         "{f:?}"
     );
     assert_eq!(f.same_topic_with_translated_passages, 0, "{f:?}");
-    assert!(f.partial_ratio_error <= 0.05, "{f:?}");
+    // 0.049 before a translated passage was kept beside a same-language match of its source's copied
+    // names, and before a full stop followed by an ideograph ended a sentence (0.042 since).
+    assert!(f.partial_ratio_error <= 0.043, "{f:?}");
 }
 
 /// The second calibration set (debian-handbook, Publican's HTML): added when the held-out set showed
@@ -444,6 +446,42 @@ fn a_translated_sentence_in_a_writers_own_paragraph_counts_as_a_passage() {
     assert_eq!(report["documents"][0]["copied_chars"], 0, "{report}");
 }
 
+#[test]
+fn a_translated_sentence_counts_whole_when_its_source_also_shares_copied_names() {
+    // The source's paths are copied verbatim, so the same-language check already finds the library
+    // paragraph as a passage of those names; the translated sentence around them must still count whole.
+    let s = Sandbox::new();
+    let zh = s.write(
+        "pam.txt",
+        "如果\"auth optional pam_group.so\" 这行添加到了\"/etc/pam.d/common-auth\"，并且在\
+\"/etc/security/group.conf\" 里进行了设置，一个用户的实际组就可以被动态添加。参见 pam_group(8).\n",
+    );
+    s.ok(&["library", "add", zh.to_str().unwrap()]);
+    let translated = "The actual group membership of a user may be dynamically added if \"auth optional \
+pam_group.so\" line is added to \"/etc/pam.d/common-auth\" and set it in \"/etc/security/group.conf\".";
+    let essay = s.write(
+        "essay.txt",
+        format!(
+            "Many popular transportation layer services communicate messages including password \
+authentication in the plain text. {translated} Use of apt-pinning by a novice user is sure call for \
+major troubles. You must avoid using apt-pinning except when you absolutely need it.\n"
+        ),
+    );
+    let report = s.check_json(&essay);
+    let doc = &report["documents"][0];
+    let p = &doc["paragraphs"][0];
+    assert_eq!(p["flagged"], false, "{p}");
+    let passages = p["passages"].as_array().unwrap();
+    assert!(
+        passages.iter().any(|m| m["cross_language"] == true),
+        "the translated sentence is a passage: {p}"
+    );
+    let sentence = translated.chars().filter(|c| !c.is_whitespace()).count();
+    let copied = doc["copied_chars"].as_u64().unwrap() as usize;
+    assert!(copied >= sentence, "{copied} of {sentence}: {doc}");
+    assert!(doc["translated_ratio"].as_f64().unwrap() > 0.0, "{doc}");
+}
+
 /// The held-out set (installation-guide): made with the calibration set's generator from another manual
 /// and measured once the rules were settled, never tuned on. Its figures are the ones to expect on
 /// manuals nobody tuned to (docs/how-it-works.md, "Copies by translation"); the floors here hold them.
@@ -465,7 +503,9 @@ fn the_held_out_manual_set_measures_what_the_documentation_says() {
     // 10 with a translated passage before passages needed `PASSAGE_CONFIDENCE`, 0.059 off; 7 and
     // 0.058 with 8 candidates, before the bar rose with step 6's twelve-feature model.
     assert!(f.same_topic_with_translated_passages <= 6, "{f:?}");
-    assert!(f.partial_ratio_error <= 0.069, "{f:?}");
+    // 0.068 before a translated passage was kept beside a same-language match of its source's copied
+    // names and a full stop followed by an ideograph ended a sentence (0.066 since).
+    assert!(f.partial_ratio_error <= 0.066, "{f:?}");
 }
 
 /// LibreOffice's help shared by every application and Basic's (calibration): office software, short
@@ -482,7 +522,9 @@ fn the_office_help_calibration_set_holds_its_figures() {
         zh_en: (348, 309),
         same_topic: (1068, 4),
         with_passages: 16,
-        partial_ratio_error: 0.06,
+        // 0.0593 before a full stop followed by an ideograph ended a sentence: one document then
+        // counted a writer's sentence glued to an inserted translated one (0.0605 since).
+        partial_ratio_error: 0.061,
     });
 }
 

@@ -237,7 +237,9 @@ pub(super) fn add_translations(
                 };
                 // A (mixed-language) library paragraph already found in the same language (the
                 // commands and names a translation keeps): the translation replaces that match when
-                // it reaches the threshold and covers more.
+                // it reaches the threshold and covers more; under the threshold it is kept beside
+                // that match when it covers more (its sentences count as passages, the copied names
+                // keep whatever the same-language match decides).
                 let same = r
                     .matches
                     .iter()
@@ -283,10 +285,12 @@ pub(super) fn add_translations(
                     })
                     .collect();
                 if let Some(i) = same {
-                    if share < threshold || share <= r.matches[i].similarity {
+                    if share <= r.matches[i].similarity {
                         continue;
                     }
-                    r.matches.remove(i);
+                    if share >= threshold {
+                        r.matches.remove(i);
+                    }
                 }
                 let print = *print.get_or_insert_with(|| fingerprinter.simhash(&r.text));
                 r.matches.push(Match {

@@ -621,7 +621,7 @@ pub fn language_of_letters(letters: Letters) -> Language {
 }
 
 /// Sentence bounds (in `char`s) of a paragraph: after `。！？；!?`, and after `.` or `;` followed by
-/// whitespace or the end; closing quotes and brackets after the stop stay with the sentence, and the
+/// whitespace, an ideograph or the end; closing quotes and brackets after the stop stay with the sentence, and the
 /// whitespace between sentences with none.
 pub fn split(paragraph: &str) -> Vec<(usize, usize)> {
     split_chars(&paragraph.chars().collect::<Vec<char>>())
@@ -647,7 +647,10 @@ fn split_chars(chars: &[char]) -> Vec<(usize, usize)> {
         }
         let stop = match chars[i] {
             '。' | '！' | '？' | '；' | '!' | '?' => true,
-            '.' | ';' => end == chars.len() || chars[end].is_whitespace(),
+            // Chinese text ends sentences with an ASCII full stop too, with no space after it.
+            '.' | ';' => {
+                end == chars.len() || chars[end].is_whitespace() || is_ideograph(chars[end])
+            }
             _ => false,
         };
         if stop {

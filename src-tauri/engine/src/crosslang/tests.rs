@@ -58,6 +58,22 @@ fn paragraphs_split_into_sentences_with_their_quotes() {
         ]
     );
     assert!(split("  ").is_empty());
+    // Chinese text ends sentences with an ASCII full stop too, an ideograph right after it; a version
+    // number, a file name or an English word after the stop does not end one.
+    let zh =
+        "来代替设备名.它为新手们提供了菜单。版本 1.2 的说明见 pam_group.so 和 notes.txt 文件。";
+    let parts: Vec<String> = split(zh)
+        .into_iter()
+        .map(|(s, e)| zh.chars().skip(s).take(e - s).collect())
+        .collect();
+    assert_eq!(
+        parts,
+        [
+            "来代替设备名.",
+            "它为新手们提供了菜单。",
+            "版本 1.2 的说明见 pam_group.so 和 notes.txt 文件。"
+        ]
+    );
 }
 
 #[test]
