@@ -72,10 +72,11 @@ pub const SINGLE_PAIR_CONFIDENCE: f64 = 1.0;
 /// same-topic matches).
 pub const SEVERAL_PAIRS_CONFIDENCE: f64 = -1.0;
 /// The log-odds (`crosslang::single_pair_confidence`) a sentence pair under the threshold scoring
-/// [`PARTIAL_COVER`] or more needs to count as a translated passage. With the lower bar for pairs
-/// under `PARTIAL_COVER`, chosen on the three calibration sets against 0 without it: same-topic
-/// paragraphs given a translated passage 0, 1 and 15 instead of 0, 1 and 16, partial translations'
-/// ratio off by 0.043, 0.080 and 0.056 instead of 0.042, 0.081 and 0.061.
+/// [`PARTIAL_COVER`] or more needs to count as a translated passage. Chosen on the three calibration
+/// sets together with the bar for pairs under `PARTIAL_COVER`; against the rule before (0 here, and
+/// no pair under `PARTIAL_COVER`): same-topic paragraphs given a translated passage 0, 1 and 15
+/// instead of 0, 1 and 16, partial translations' ratio off by 0.043, 0.080 and 0.056 instead of
+/// 0.042, 0.081 and 0.061.
 pub const PASSAGE_CONFIDENCE: f64 = 0.5;
 /// A paragraph copied at least this much in its own language is not searched across languages.
 pub const SAME_LANGUAGE_ENOUGH: f64 = 0.5;

@@ -621,8 +621,8 @@ pub fn language_of_letters(letters: Letters) -> Language {
 }
 
 /// Sentence bounds (in `char`s) of a paragraph: after `。！？；!?`, and after `.` or `;` followed by
-/// whitespace, an ideograph or the end; closing quotes and brackets after the stop stay with the sentence, and the
-/// whitespace between sentences with none.
+/// whitespace, an ideograph or the end; closing quotes and brackets after the stop stay with the
+/// sentence, and the whitespace between sentences with none.
 pub fn split(paragraph: &str) -> Vec<(usize, usize)> {
     split_chars(&paragraph.chars().collect::<Vec<char>>())
 }
