@@ -33,8 +33,9 @@
 //! `题注`) [`BlockKind::Caption`]; with list numbering (`w:numPr`, unless `w:numId` is 0) or in a list
 //! style [`BlockKind::List`].
 //!
-//! How: [`package::check`] bounds the unpacked size, unpacks only the main document part and its styles
-//! part through size limits and checks their XML (see there). The main document part is then read by
+//! How: [`package::check_reusing`] bounds the unpacked size, unpacks only the main document part and its
+//! styles part through size limits and checks their XML (see there); a styles part read before in the
+//! process (the same stored bytes) is not unpacked again, its styles are reused. The main document part is then read by
 //! `document`, one pass over its XML events that builds no document model (memory stays near the size
 //! of the part and the text it yields, and nothing recurses per level of nesting); every rule above is
 //! applied there, once. The styles part is streamed the same way (`styles`, quick-xml): only the
@@ -72,12 +73,15 @@ pub fn looks_like_docx(bytes: &[u8]) -> bool {
 
 /// Extract the body paragraphs of a .docx (see the module documentation for what is kept).
 pub fn extract(bytes: &[u8]) -> Result<Vec<Block>, ExtractError> {
-    let package::Package {
-        document,
-        styles,
-        notes,
-    } = package::check(bytes)?;
-    let styles = styles::StyleMap::from_part(styles.as_deref());
+    let (package, known) = package::check_reusing(bytes, styles::known)?;
+    let styles = match known {
+        Some(styles) => styles,
+        None => styles::remember(
+            package.styles_key,
+            styles::StyleMap::from_part(package.styles.as_deref()),
+        ),
+    };
+    let (document, notes) = (package.document, package.notes);
     let mut blocks = document::blocks(&document, &styles);
     // Footnotes and endnotes after the body, in their parts' order (the separators hold no text).
     for part in notes {

@@ -2,9 +2,12 @@
 //! outline level, streamed with quick-xml and nothing else built. A python-docx document carries a
 //! 350 KB styles part; building docx-rs's whole model of it cost a Word file several times what its body
 //! costs (`docx_styles_streaming_against_docx_rs`, an ignored test, gives the ratio). docx-rs still
-//! reads the body's events (its XML reader) and writes the test documents.
+//! reads the body's events (its XML reader) and writes the test documents. A part is read once per
+//! process: documents made from one template carry the same part byte for byte, and the next such
+//! document reuses the styles read (`known`, `remember`, by the part's identity as stored).
 
 use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
 use quick_xml::encoding::Decoder;
 use quick_xml::events::{BytesStart, Event};
@@ -34,6 +37,33 @@ struct StyleInfo {
 #[derive(Default, Debug, PartialEq, Eq)]
 pub struct StyleMap {
     styles: HashMap<String, StyleInfo>,
+}
+
+/// Styles parts read in this process, by their identity as stored (the package's styles key): at most
+/// [`REMEMBERED`], then the memory starts again.
+static READ: Mutex<Option<HashMap<u64, Arc<StyleMap>>>> = Mutex::new(None);
+
+/// Styles parts remembered at most (a map is a few kilobytes).
+const REMEMBERED: usize = 64;
+
+/// The styles of a part read before with identity `key`.
+pub fn known(key: u64) -> Option<Arc<StyleMap>> {
+    let read = READ.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    read.as_ref().and_then(|m| m.get(&key)).cloned()
+}
+
+/// Remember `styles`, read from a part with identity `key` (none: nothing to remember by).
+pub fn remember(key: Option<u64>, styles: StyleMap) -> Arc<StyleMap> {
+    let styles = Arc::new(styles);
+    if let Some(key) = key {
+        let mut read = READ.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let map = read.get_or_insert_with(HashMap::new);
+        if map.len() >= REMEMBERED {
+            map.clear();
+        }
+        map.insert(key, Arc::clone(&styles));
+    }
+    styles
 }
 
 /// The value of attribute `name` (any prefix) of an element, entities resolved.

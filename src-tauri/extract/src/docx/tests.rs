@@ -1084,3 +1084,46 @@ fn a_styles_part_that_is_not_well_formed_gives_no_styles() {
         StyleMap::default()
     );
 }
+
+/// A styles part read once is reused for the next document whose part has the same stored bytes, and
+/// only for such a document: one whose part differs in anything, even keeping its size, is read itself.
+#[test]
+fn styles_parts_are_reused_only_for_the_same_stored_part() {
+    let doc = format!(
+        r#"<?xml version="1.0"?><w:document {W_NS}><w:body><w:p><w:pPr><w:pStyle w:val="Chapter"/></w:pPr><w:r><w:t>第一章 重用样式</w:t></w:r></w:p><w:p><w:r><w:t>正文。</w:t></w:r></w:p></w:body></w:document>"#
+    );
+    // The same style id, a heading in one part and body text in the other (same length: "0" and "9"
+    // are outline levels 1 and none).
+    let part = |level: char| {
+        format!(
+            r#"<?xml version="1.0"?><w:styles xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:style w:type="paragraph" w:styleId="Chapter"><w:name w:val="Chapter"/><w:pPr><w:outlineLvl w:val="{level}"/></w:pPr></w:style></w:styles>"#
+        )
+    };
+    let (as_heading, as_body) = (part('0'), part('9'));
+    assert_eq!(as_heading.len(), as_body.len());
+    let with_heading = package_of(&doc, Some(&as_heading));
+    let with_body = package_of(&doc, Some(&as_body));
+    let headed = vec![heading("第一章 重用样式"), body("正文。")];
+    let plain = vec![body("第一章 重用样式"), body("正文。")];
+    assert_eq!(read(&with_heading), headed);
+    // Remembered by the part's identity...
+    let key = super::package::check(&with_heading)
+        .expect("a package")
+        .styles_key
+        .expect("a styles part");
+    assert!(super::styles::known(key).is_some());
+    // ...which the other part does not share.
+    let other = super::package::check(&with_body)
+        .expect("a package")
+        .styles_key
+        .expect("a styles part");
+    assert_ne!(key, other);
+    for _ in 0..2 {
+        assert_eq!(read(&with_body), plain);
+        assert_eq!(read(&with_heading), headed);
+    }
+    // A package reusing the remembered styles does not unpack its part.
+    let (reused, known) =
+        super::package::check_reusing(&with_heading, super::styles::known).unwrap();
+    assert!(reused.styles.is_none() && known.is_some());
+}
