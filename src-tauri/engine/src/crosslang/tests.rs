@@ -40,15 +40,18 @@ fn lexicon_lines_parse_with_stems_and_comments_are_skipped() {
     assert!(keys.contains(concept("program")) && keys.contains(concept("softwar")));
 }
 
-#[test]
-fn paragraphs_split_into_sentences_with_their_quotes() {
-    let text = "他说：“你好。”然后走了！Is it v1.2? Yes. It is.";
-    let parts: Vec<String> = split(text)
+/// The sentences [`split`] finds in `text`.
+fn sentences_of(text: &str) -> Vec<String> {
+    split(text)
         .into_iter()
         .map(|(s, e)| text.chars().skip(s).take(e - s).collect())
-        .collect();
+        .collect()
+}
+
+#[test]
+fn paragraphs_split_into_sentences_with_their_quotes() {
     assert_eq!(
-        parts,
+        sentences_of("他说：“你好。”然后走了！Is it v1.2? Yes. It is."),
         [
             "他说：“你好。”",
             "然后走了！",
@@ -60,14 +63,10 @@ fn paragraphs_split_into_sentences_with_their_quotes() {
     assert!(split("  ").is_empty());
     // Chinese text ends sentences with an ASCII full stop too, an ideograph right after it; a version
     // number, a file name or an English word after the stop does not end one.
-    let zh =
-        "来代替设备名.它为新手们提供了菜单。版本 1.2 的说明见 pam_group.so 和 notes.txt 文件。";
-    let parts: Vec<String> = split(zh)
-        .into_iter()
-        .map(|(s, e)| zh.chars().skip(s).take(e - s).collect())
-        .collect();
     assert_eq!(
-        parts,
+        sentences_of(
+            "来代替设备名.它为新手们提供了菜单。版本 1.2 的说明见 pam_group.so 和 notes.txt 文件。"
+        ),
         [
             "来代替设备名.",
             "它为新手们提供了菜单。",
