@@ -53,7 +53,7 @@ pub struct Package {
     pub document: Vec<u8>,
     /// The styles part, when present and not already read (see [`check_reusing`]).
     pub styles: Option<Vec<u8>>,
-    /// The styles part's identity as stored ([`styles_key`]), when present.
+    /// The styles part's identity as stored ([`styles_key_of`]), when present.
     pub styles_key: Option<u64>,
     /// The footnotes and endnotes parts, those present and well formed.
     pub notes: Vec<Vec<u8>>,
@@ -70,7 +70,7 @@ pub fn check(bytes: &[u8]) -> Result<Package, ExtractError> {
 }
 
 /// Check the package and read its document and styles parts (see the module documentation), except
-/// that a styles part whose identity ([`styles_key`]) `known` recognises is not unpacked: what `known`
+/// that a styles part whose identity ([`styles_key_of`]) `known` recognises is not unpacked: what `known`
 /// gave for it (the styles read before) comes back beside the package instead.
 pub fn check_reusing<T>(
     bytes: &[u8],
@@ -174,20 +174,11 @@ pub fn check_reusing<T>(
     ))
 }
 
-/// The identity of a stored part: the xxh3-64 (seed 0) of its stored (compressed) bytes, its compression
-/// method, sizes and CRC-32. Two parts with one identity unpack to the same bytes, or fail alike: documents
-/// made from one template (Word's Normal, python-docx's default, a school's own) carry the same styles
-/// part byte for byte, 350 KB unpacked in python-docx's, most of a short document's reading time.
-pub fn styles_key(bytes: &[u8], method: u16, size: u64, packed: u64, crc: u32) -> u64 {
-    let mut h = Xxh3::new();
-    h.update(bytes);
-    for n in [u64::from(method), size, packed, u64::from(crc)] {
-        h.update(&n.to_le_bytes());
-    }
-    h.digest()
-}
-
-/// [`styles_key`] of entry `index`, read without unpacking it.
+/// The identity of a stored part, read without unpacking it: the xxh3-64 (seed 0) of its stored
+/// (compressed) bytes, its compression method, sizes and CRC-32. Two parts with one identity unpack to
+/// the same bytes, or fail alike: documents made from one template (Word's Normal, python-docx's
+/// default, a school's own) carry the same styles part byte for byte, 350 KB unpacked in python-docx's,
+/// most of a short document's reading time.
 fn styles_key_of(
     archive: &mut ZipArchive<Cursor<&[u8]>>,
     index: usize,
@@ -196,11 +187,10 @@ fn styles_key_of(
         .by_index_raw(index)
         .map_err(|e| corrupt(format!("cannot read a zip entry ({e})")))?;
     let (size, packed, crc) = (entry.size(), entry.compressed_size(), entry.crc32());
-    #[allow(deprecated)]
     let method = match entry.compression() {
         zip::CompressionMethod::Stored => 0,
         zip::CompressionMethod::Deflated => 8,
-        _ => u16::MAX,
+        _ => u64::MAX,
     };
     // The stored bytes lie within the file, already in memory.
     let mut stored = Vec::with_capacity(usize::try_from(packed.min(64 << 20)).unwrap_or(0));
@@ -208,7 +198,12 @@ fn styles_key_of(
         .take(packed)
         .read_to_end(&mut stored)
         .map_err(|e| corrupt(format!("cannot read a zip entry ({e})")))?;
-    Ok(styles_key(&stored, method, size, packed, crc))
+    let mut h = Xxh3::new();
+    h.update(&stored);
+    for n in [method, size, packed, u64::from(crc)] {
+        h.update(&n.to_le_bytes());
+    }
+    Ok(h.digest())
 }
 
 /// A part that may be missing: unpacked (within the limits) when present, kept when its XML is well
