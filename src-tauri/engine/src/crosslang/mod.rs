@@ -113,8 +113,12 @@ impl Sentence {
 }
 
 /// The hashes of `text`'s Latin tokens and of its numbers (see [`Sentence`]), each sorted and distinct.
-fn latin_tokens(text: &str) -> (Vec<u64>, Vec<u64>) {
+/// A token ending in a plural "s" (not "ss", not after a digit) stands for its singular too in an
+/// English sentence ("CDs" keeps the Chinese sentence's "CD"), and for its singular alone in a Chinese
+/// one (so that it still counts as one anchor).
+fn latin_tokens(text: &str, language: Language) -> (Vec<u64>, Vec<u64>) {
     let (mut latin, mut numbers) = (Vec::new(), Vec::new());
+    let mut lower = String::new();
     // Bytes, not characters: every byte of a character beyond ASCII is a separator too.
     let tokens = text
         .as_bytes()
@@ -125,13 +129,28 @@ fn latin_tokens(text: &str) -> (Vec<u64>, Vec<u64>) {
             continue;
         }
         // Normalised text is lower case already: a copy only when it is not.
-        let h = if token.bytes().any(|b| b.is_ascii_uppercase()) {
-            word_hash(&token.to_ascii_lowercase())
+        let token = if token.bytes().any(|b| b.is_ascii_uppercase()) {
+            lower.clear();
+            lower.push_str(token);
+            lower.make_ascii_lowercase();
+            lower.as_str()
         } else {
-            word_hash(token)
+            token
         };
+        let b = token.as_bytes();
+        let plural = b.len() >= 3
+            && b[b.len() - 1] == b's'
+            && b[b.len() - 2] != b's'
+            && !b[b.len() - 2].is_ascii_digit();
+        if plural {
+            latin.push(word_hash(&token[..token.len() - 1]));
+            if language == Language::Chinese {
+                continue;
+            }
+        }
+        let h = word_hash(token);
         latin.push(h);
-        if token.bytes().all(|b| b.is_ascii_digit()) {
+        if b.iter().all(u8::is_ascii_digit) {
             numbers.push(h);
         }
     }
@@ -455,7 +474,7 @@ fn sentences_with(
             }
             let language = language_of_letters(letters);
             let (mut keys, mut ends) = (Vec::new(), Vec::new());
-            let (latin, numbers) = latin_tokens(&normalized);
+            let (latin, numbers) = latin_tokens(&normalized, language);
             let first = indexed.as_deref().map_or(0, |i| i.concepts.len());
             tokenizer.for_each_normalized_word(&normalized, |w| {
                 if tokenizer.is_stop_word(w) {

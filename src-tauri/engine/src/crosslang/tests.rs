@@ -466,6 +466,34 @@ changed to a small letter automatically.",
 }
 
 #[test]
+fn an_anchor_is_kept_in_its_plural_and_counts_once() {
+    let lex = Lexicon::embedded();
+    let one = |text: &str| {
+        let s = sentences(tok(), lex, text);
+        assert_eq!(s.len(), 1, "{text}");
+        s.into_iter().next().unwrap()
+    };
+    let zh = one("使用 live CD 或 debian-installer CD 以救援模式启动你的系统。");
+    let plural = one("Boot your system with live CDs or debian-installer CDs in rescue mode.");
+    let singular = one("Boot your system with a live CD or a debian-installer CD in rescue mode.");
+    let other = one("Boot your system with live DVDs or debian-installer DVDs in rescue mode.");
+    // live, CD, debian, installer: "CDs" keeps "CD", as "CD" does; "DVDs" does not.
+    for en in [&plural, &singular] {
+        let f = features(&zh, en);
+        assert_eq!((f.anchors, f.anchors_kept), (4, 4), "{f:?}");
+    }
+    assert_eq!(features(&zh, &other).anchors_kept, 3);
+    // In a Chinese sentence a plural is one anchor, kept by the singular.
+    let zh_plural = one("使用 live CDs 启动你的系统。");
+    let f = features(&zh_plural, &singular);
+    assert_eq!((f.anchors, f.anchors_kept), (2, 2), "{f:?}");
+    // "ss" and a digit before the "s" are not plurals.
+    let zh_class = one("使用 class 和 2s 启动你的系统。");
+    let f = features(&zh_class, &one("Use a clas and 2 to start your system."));
+    assert_eq!(f.anchors_kept, 0, "{f:?}");
+}
+
+#[test]
 fn a_translation_keeps_its_words_order_and_a_shuffle_does_not() {
     let lex = Lexicon::embedded();
     let one = |text: &str| {
