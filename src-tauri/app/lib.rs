@@ -60,9 +60,12 @@ pub fn configure<R: tauri::Runtime>(
             let cwd = std::env::current_dir().unwrap_or_default();
             *state::lock(&state.opened)? =
                 commands::open::files_in_args(std::env::args_os().skip(1), &cwd);
-            // The segmenter's dictionary loads while the window starts, not at the first check.
+            // The segmenter's dictionary and the library's checking index load while the window
+            // starts, each on a core of its own, not at the first check.
             if let Ok(engine) = state.engine() {
+                let index = std::sync::Arc::clone(&engine);
                 std::thread::spawn(move || engine.warm_up());
+                std::thread::spawn(move || index.warm_index());
             }
             app.manage(state);
             Ok(())

@@ -146,6 +146,29 @@ impl Engine {
         self.fingerprinter();
     }
 
+    /// Read a local library's checking index now, as the first check would (its saved index, or built
+    /// and saved): the desktop app calls it on another thread as it starts, so that its first check of
+    /// a large library does not wait for it. Nothing is done for a library on a server (it shortlists
+    /// there), nor for one that does not exist or needs an upgrade (the check says so).
+    pub fn warm_index(&self) {
+        if !matches!(self.location, LibraryLocation::Sqlite(_)) {
+            return;
+        }
+        if let Ok(library) = self.snapshot() {
+            let _ = self.index(library.as_ref());
+        }
+    }
+
+    /// Whether the checking index of the library as it is now is held (read by [`Engine::warm_index`]
+    /// or a check, and the library not changed since).
+    pub fn index_ready(&self) -> bool {
+        let current = self.open_read().and_then(|l| l.generation());
+        match (current, self.index.lock()) {
+            (Ok(generation), Ok(cached)) => cached.as_ref().is_some_and(|(g, _)| *g == generation),
+            _ => false,
+        }
+    }
+
     fn fingerprinter(&self) -> &Fingerprinter {
         self.fingerprinter
             .get_or_init(|| Arc::new(Fingerprinter::new()))

@@ -40,6 +40,53 @@ fn listing_and_extracting_load_no_tokenizer_and_create_nothing() {
 }
 
 #[test]
+fn the_index_read_ahead_is_the_one_the_check_uses_until_the_library_changes() {
+    let dir = tempfile::tempdir().unwrap();
+    let engine = engine(dir.path());
+    // No library yet: nothing is read, nothing is created.
+    engine.warm_index();
+    assert!(!engine.index_ready());
+    assert!(!dir.path().join("lib.sqlite").exists());
+    let add = |name: &str, text: &str| {
+        let file = write(dir.path(), name, text);
+        engine
+            .add(
+                &[file],
+                &ReadOptions::default(),
+                &mut |_| {},
+                &AtomicBool::new(false),
+            )
+            .unwrap();
+    };
+    add("source.txt", SOURCE);
+    // A new process (the app starting) reads the index ahead, without the segmenter's dictionary,
+    // and saves it beside the library.
+    let app = Engine::new(engine.location().clone());
+    assert!(!app.index_ready());
+    app.warm_index();
+    assert!(app.index_ready());
+    assert!(!app.tokenizer_loaded());
+    assert!(dir.path().join("lib.sqlite.index").is_file());
+    // Another process adds a document: the index held is stale, and the check reads the new one.
+    add(
+        "other.txt",
+        "The release team freezes the testing distribution several weeks before a stable release.",
+    );
+    assert!(!app.index_ready());
+    let copy = write(dir.path(), "copy.txt", SOURCE);
+    let run = app
+        .check(
+            &[copy],
+            &CheckOptions::default(),
+            &mut |_| {},
+            &AtomicBool::new(false),
+        )
+        .unwrap();
+    assert_eq!(run.report().documents[0].similarity_ratio, 1.0);
+    assert!(app.index_ready());
+}
+
+#[test]
 fn check_finds_the_copy_and_keeps_unreadable_files_with_their_error() {
     let dir = tempfile::tempdir().unwrap();
     let engine = engine(dir.path());
