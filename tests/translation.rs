@@ -352,8 +352,9 @@ fn the_calibration_manual_set_finds_translations_and_calls_no_same_topic_text_a_
         let (n, found) = f.found[direction];
         assert_eq!(n, 120, "{direction}");
         // 0.958 and 0.967 before single-pair matches needed `SINGLE_PAIR_CONFIDENCE`, 0.933 and
-        // 0.925 with it, 0.925 and 0.917 once the confidence read the words' order.
-        assert!(found as f64 >= 0.91 * n as f64, "{direction}: {f:?}");
+        // 0.925 with it, 0.925 and 0.917 once the confidence read the words' order; 0.942 and 0.942
+        // before a lone joined pair needed `SINGLE_JOINED_PAIR_CONFIDENCE` (0.942 and 0.908 since).
+        assert!(found as f64 >= 0.90 * n as f64, "{direction}: {f:?}");
     }
     assert_eq!(f.same_topic.0, 480, "{f:?}");
     assert!(
@@ -484,6 +485,71 @@ major troubles. You must avoid using apt-pinning except when you absolutely need
     assert!(doc["translated_ratio"].as_f64().unwrap() > 0.0, "{doc}");
 }
 
+/// A lone sentence pair that joins two sentences of one side must be surer than a one-to-one pair
+/// (`SINGLE_JOINED_PAIR_CONFIDENCE`): same-topic text of one manual reaches a one-to-one pair's bar
+/// through a join, in both directions (hand-made after the calibration sets' office help: the twin of a
+/// help sentence that says the opposite, and a sentence on date formats beside one on the locale),
+/// while a sentence truly translated as two, or two as one, is still found.
+#[test]
+fn a_lone_joined_pair_must_be_surer_and_same_topic_joins_stay_under_the_threshold() {
+    let s = Sandbox::new();
+    let zh = s.write(
+        "calc-zh.txt",
+        "禁用本选项后，Calc 将只侦测并转换小数数字。其他的数字，包括科学计数法格式的数字，将作为文本导入。\n\n\
+主控文档可用于管理大型文档。例如，具有许多章节的书籍可以分成几个子文档。\n",
+    );
+    let en = s.write(
+        "basic-en.txt",
+        "You can set the locale used for controlling the formatting numbers, dates and currencies in \
+LibreOffice Basic in LibreOffice - Preferences Tools - Options - Language Settings - Languages.\n\n\
+This chapter presents the structure and contents of binary and source packages, and how the dpkg \
+command handles them.\n",
+    );
+    s.ok(&["library", "add", zh.to_str().unwrap(), en.to_str().unwrap()]);
+    let flagged = |name: &str, text: &str| {
+        let file = s.write(name, format!("{text}\n"));
+        let report = s.check_json(&file);
+        let p = report["documents"][0]["paragraphs"][0].clone();
+        let by_translation = p["matches"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|m| m["cross_language"] == true && m["below_own_threshold"] != true);
+        (p["flagged"] == true && by_translation, p)
+    };
+    // Same topic, English against the Chinese library and Chinese against the English one.
+    for (name, text) in [
+        (
+            "twin-en.txt",
+            "When this option is enabled, Calc will automatically detect all number formats, including \
+special number formats such as dates, time, and scientific notation.",
+        ),
+        (
+            "dates-zh.txt",
+            "所有日期格式均与「LibreOffice - 偏好设置工具 - 选项 - 语言设置 - 语言」中的区域设置相关。\
+例如，如果您的区域设为「日语」，则将使用和历。",
+        ),
+    ] {
+        let (yes, p) = flagged(name, text);
+        assert!(!yes, "{name} is not a translation: {p}");
+    }
+    // Translations whose one pair joins two sentences, in both directions.
+    for (name, text) in [
+        (
+            "master-en.txt",
+            "A master document lets you manage large documents, such as a book with many chapters split \
+into several subdocuments.",
+        ),
+        (
+            "packages-zh.txt",
+            "本章介绍了二进制包和源码包的结构和内容。本章也介绍了 dpkg 命令如何处理它们。",
+        ),
+    ] {
+        let (yes, p) = flagged(name, text);
+        assert!(yes, "{name} is a translation: {p}");
+    }
+}
+
 /// The held-out set (installation-guide): made with the calibration set's generator from another manual
 /// and measured once the rules were settled, never tuned on. Its figures are the ones to expect on
 /// manuals nobody tuned to (docs/how-it-works.md, "Copies by translation"); the floors here hold them.
@@ -493,7 +559,8 @@ fn the_held_out_manual_set_measures_what_the_documentation_says() {
     println!("{f:?}");
     let (n, found) = f.found["zh->en"];
     assert_eq!(n, 110);
-    assert!(found >= 99, "{f:?}");
+    // 99 before a lone joined pair needed `SINGLE_JOINED_PAIR_CONFIDENCE`.
+    assert!(found >= 98, "{f:?}");
     let (n, found) = f.found["en->zh"];
     assert_eq!(n, 110);
     // 91 before gap pairs (`crosslang::GAP_COVER`), 96 before step 6's model read each side's cover
@@ -523,9 +590,10 @@ fn the_held_out_manual_set_measures_what_the_documentation_says() {
 #[test]
 fn the_office_help_calibration_set_holds_its_figures() {
     manual_set("translation-libreoffice-general").holds(Floors {
-        en_zh: (253, 225),
-        zh_en: (348, 309),
-        same_topic: (1068, 4),
+        // 225, 309 and 4 before a lone joined pair needed `SINGLE_JOINED_PAIR_CONFIDENCE`.
+        en_zh: (253, 222),
+        zh_en: (348, 308),
+        same_topic: (1068, 1),
         // 16 before the passage bars of `PASSAGE_CONFIDENCE` (0.5, and 1.0 under `PARTIAL_COVER`).
         with_passages: 15,
         // 0.0593 before a full stop followed by an ideograph ended a sentence: one document then
@@ -537,18 +605,19 @@ fn the_office_help_calibration_set_holds_its_figures() {
 
 /// LibreOffice's applications' own help (Writer, Calc, Impress, Draw, Base, Chart, Math): held out, made
 /// from other pages than the calibration set's and measured once the rules were settled
-/// (docs/how-it-works.md, "Copies by translation"); the floors hold what was measured: 5 of 951
-/// same-topic paragraphs flagged (0.53 %, against the target 0.5 %; 6 before step 6's twelve-feature
-/// model). Its first
+/// (docs/how-it-works.md, "Copies by translation"); the floors hold what was measured: 4 of 951
+/// same-topic paragraphs flagged (0.42 %, the target 0.5 %; 5 before a lone joined pair needed
+/// `SINGLE_JOINED_PAIR_CONFIDENCE`, 6 before step 6's twelve-feature model). Its first
 /// draw held 185 same-topic paragraphs the library holds in their own language; on it earlier rules
 /// flagged 9 of 1,210, 10 before the words' order and `SEVERAL_PAIRS_CONFIDENCE`, 109 before
 /// `SINGLE_PAIR_CONFIDENCE`.
 #[test]
 fn the_office_help_held_out_set_measures_what_the_documentation_says() {
     manual_set("translation-libreoffice-apps").holds(Floors {
-        en_zh: (266, 217),
-        zh_en: (378, 327),
-        same_topic: (951, 5),
+        // 217, 327 and 5 (0.53 %) before a lone joined pair needed `SINGLE_JOINED_PAIR_CONFIDENCE`.
+        en_zh: (266, 215),
+        zh_en: (378, 324),
+        same_topic: (951, 4),
         // 10 and 0.086 before the passage bars of `PASSAGE_CONFIDENCE` (0.5, and 1.0 under
         // `PARTIAL_COVER`); 0.082 before a plural Latin token kept its singular: one document's
         // inserted translated sentence ("serifs") is now found, and that document was already

@@ -277,6 +277,8 @@ pub struct SentencePair {
     /// Paired in a gap between two pairs (or a pair and the paragraphs' edges), at the lower
     /// [`GAP_COVER`] (see [`translation`]): it does not count towards what makes a match convincing.
     pub gap: bool,
+    /// Two neighbouring sentences of one side joined (a sentence translated as two, or two as one).
+    pub joined: bool,
 }
 
 /// How much of `submission` (its sentences) translates `source`: the sentence pairs and the share of the
@@ -384,6 +386,7 @@ pub fn translation(submission: &[Sentence], source: &[Sentence]) -> (Vec<Sentenc
                     source: (src[j].start, src[j + dj - 1].end),
                     score,
                     gap: false,
+                    joined: di + dj > 2,
                 });
                 steps.push((i, di, j, dj));
                 paired[i..i + di].fill(true);
@@ -413,6 +416,7 @@ pub fn translation(submission: &[Sentence], source: &[Sentence]) -> (Vec<Sentenc
                             source: (b.start, b.end),
                             score,
                             gap: true,
+                            joined: false,
                         });
                         paired[from.0 + k] = true;
                     }
@@ -437,6 +441,7 @@ pub fn translation(submission: &[Sentence], source: &[Sentence]) -> (Vec<Sentenc
                 source: (src[j].start, src[j].end),
                 score,
                 gap: false,
+                joined: false,
             });
             paired[i] = true;
         }

@@ -405,6 +405,7 @@ fn a_pairs_features_are_its_sentences_and_a_lone_translated_pair_is_convincing()
         source: (en[0].start, en[1].end),
         score: 0.0,
         gap: false,
+        joined: true,
     };
     let e = pair_features(&zh, &en, &joined).unwrap();
     let both = join(&en[0], &en[1]);
@@ -426,6 +427,7 @@ fn a_pairs_features_are_its_sentences_and_a_lone_translated_pair_is_convincing()
         source: (zh[1].start, zh[1].end),
         score: 0.0,
         gap: false,
+        joined: false,
     };
     assert!(pair_features(&zh, &zh, &same).is_none());
     let nothing = SentencePair {
@@ -433,6 +435,7 @@ fn a_pairs_features_are_its_sentences_and_a_lone_translated_pair_is_convincing()
         source: (en[0].start, en[0].end),
         score: 0.0,
         gap: false,
+        joined: false,
     };
     assert!(pair_features(&zh, &en, &nothing).is_none());
 
