@@ -1,6 +1,7 @@
 //! The library in an SQLite file ([`Library`]): the default, one file on the user's machine. Its schema and
 //! migrations are in `schema`; PRAGMAs are set on open.
 
+mod checkpoint;
 pub mod schema;
 
 use std::collections::hash_map::Entry;
@@ -38,10 +39,23 @@ fn connection_settings(conn: &Connection) -> rusqlite::Result<()> {
 /// An open SQLite library.
 #[derive(Debug)]
 pub struct Library {
+    /// Checkpoints the log while batches are added (see `checkpoint`), started by the first batch;
+    /// declared first, so that it stops before the writer's connection closes.
+    checkpointer: Option<checkpoint::Checkpointer>,
     conn: Connection,
     path: PathBuf,
     /// A read transaction is held open (see [`Store::hold_snapshot`]).
     snapshot: std::cell::Cell<bool>,
+}
+
+impl Drop for Library {
+    fn drop(&mut self) {
+        // The commit hook holds the checkpointer's channel: removed first, so that the checkpointer
+        // (dropped next) sees its channel close and stops.
+        if self.checkpointer.is_some() {
+            checkpoint::Checkpointer::unhook(&mut self.conn);
+        }
+    }
 }
 
 impl Library {
@@ -69,6 +83,7 @@ impl Library {
             conn,
             path: path.to_path_buf(),
             snapshot: Default::default(),
+            checkpointer: None,
         };
         lib.init()?;
         Ok(lib)
@@ -137,6 +152,7 @@ impl Library {
             conn,
             path: path.to_path_buf(),
             snapshot: Default::default(),
+            checkpointer: None,
         })
     }
 
@@ -150,9 +166,37 @@ impl Library {
             conn,
             path,
             snapshot: Default::default(),
+            checkpointer: None,
         };
         lib.init()?;
         Ok(lib)
+    }
+
+    /// Before the first batch of documents: the log is checkpointed on a thread of its own from now on
+    /// (`checkpoint`), when SQLite would have checkpointed it on the writer's, until the library is
+    /// dropped (when no thread can be started, or the hook cannot be set, the writer checkpoints as
+    /// before). Meanwhile another connection has the library open (nothing that needs it alone, such as
+    /// changing its journal mode, runs on a library that adds batches).
+    fn checkpoint_behind(&mut self) {
+        // A library in memory has no log.
+        let in_memory = !matches!(self.conn.path(), Some(p) if !p.is_empty());
+        if self.checkpointer.is_some() || in_memory {
+            return;
+        }
+        // The automatic checkpoint's threshold (SQLite's default 1,000 pages), which the hook replaces;
+        // none when it is off.
+        let pages: i32 = self
+            .conn
+            .query_row("PRAGMA wal_autocheckpoint", [], |r| r.get(0))
+            .unwrap_or(0);
+        if pages <= 0 {
+            return;
+        }
+        if let Some(c) = checkpoint::Checkpointer::start(&self.path) {
+            if c.hook(&mut self.conn, pages).is_ok() {
+                self.checkpointer = Some(c);
+            }
+        }
     }
 
     /// Pragmas (after [`connection_settings`]): WAL with `synchronous = NORMAL` (a commit is durable once
@@ -467,6 +511,10 @@ impl Store for Library {
     /// already present (in the library or earlier in the batch) is reported, not added again.
     fn add_batch(&mut self, docs: &[&NewDocument]) -> Result<Vec<AddOutcome>> {
         let path = self.path.clone();
+        // An ingest's batches (a single document, as `add` writes it, is not one).
+        if docs.len() > 1 {
+            self.checkpoint_behind();
+        }
         // IMMEDIATE: the write lock is taken (waiting for another writer, up to the busy timeout) before
         // the first read. A deferred transaction that reads, then writes after another process
         // committed, fails at once with "database is locked" (its snapshot is stale), timeout or not.

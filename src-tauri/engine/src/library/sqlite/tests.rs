@@ -121,6 +121,58 @@ fn a_damaged_library_is_not_written_to() {
 }
 
 #[test]
+fn batches_are_checkpointed_behind_the_writer_and_kept_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("lib.sqlite");
+    let f = Fingerprinter::new();
+    let mut lib = Library::open(&path).unwrap();
+    // A checkpoint every 8 pages of log (SQLite's default, 1,000, would need 16 MB of it).
+    lib.conn
+        .execute_batch("PRAGMA wal_autocheckpoint = 8;")
+        .unwrap();
+    let text: Vec<String> = (0..300)
+        .map(|i| {
+            format!("第{i}段：软件包维护者应当定期检查错误报告，及时回复用户提出的问题。").repeat(8)
+        })
+        .collect();
+    let texts: Vec<&str> = text.iter().map(String::as_str).collect();
+    let docs: Vec<NewDocument> = (0..3)
+        .map(|d| doc(&format!("thesis {d}"), &texts[d * 100..(d + 1) * 100], &f))
+        .collect();
+    let before = std::fs::metadata(&path).unwrap().len();
+    // One document (as `add` writes it) is not an ingest's batch: the writer checkpoints itself.
+    let one = doc("one", &["只有一段文字"], &f);
+    lib.add(&one).unwrap();
+    assert!(lib.checkpointer.is_none());
+    let batch: Vec<&NewDocument> = docs.iter().collect();
+    lib.add_batch(&batch).unwrap();
+    assert!(lib.checkpointer.is_some());
+    // The log is copied into the database by the checkpointer's thread while the library is open, at
+    // the automatic checkpoint's threshold (which the writer itself no longer acts on).
+    let waited = std::time::Instant::now();
+    let size = || std::fs::metadata(&path).unwrap().len();
+    while size() < before + 100_000 {
+        assert!(
+            waited.elapsed().as_secs() < 30,
+            "not checkpointed: {before} -> {}",
+            size()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    assert_eq!(count(&lib, "paragraphs"), 301);
+    drop(lib);
+    // Closed: everything is in the database file, and the log is gone.
+    assert!(!dir.path().join("lib.sqlite-wal").exists());
+    let lib = Library::open(&path).unwrap();
+    assert_eq!(count(&lib, "documents"), 4);
+    assert_eq!(count(&lib, "paragraphs"), 301);
+    // A library in memory has no log to checkpoint.
+    let mut memory = Library::in_memory().unwrap();
+    memory.add_batch(&batch).unwrap();
+    assert!(memory.checkpointer.is_none());
+}
+
+#[test]
 fn an_add_that_fails_half_way_leaves_nothing() {
     let f = Fingerprinter::new();
     let mut lib = Library::in_memory().unwrap();
