@@ -468,14 +468,15 @@ changed to a small letter automatically.",
     assert!(single_pair_confidence(&translated, true) < single_pair_confidence(&translated, false));
 }
 
+/// The one sentence `text` is (with the embedded lexicon).
+fn one(text: &str) -> Sentence {
+    let s = sentences(tok(), Lexicon::embedded(), text);
+    assert_eq!(s.len(), 1, "{text}");
+    s.into_iter().next().unwrap()
+}
+
 #[test]
 fn an_anchor_is_kept_in_its_plural_and_counts_once() {
-    let lex = Lexicon::embedded();
-    let one = |text: &str| {
-        let s = sentences(tok(), lex, text);
-        assert_eq!(s.len(), 1, "{text}");
-        s.into_iter().next().unwrap()
-    };
     let zh = one("使用 live CD 或 debian-installer CD 以救援模式启动你的系统。");
     let plural = one("Boot your system with live CDs or debian-installer CDs in rescue mode.");
     let singular = one("Boot your system with a live CD or a debian-installer CD in rescue mode.");
@@ -498,12 +499,6 @@ fn an_anchor_is_kept_in_its_plural_and_counts_once() {
 
 #[test]
 fn a_translation_keeps_its_words_order_and_a_shuffle_does_not() {
-    let lex = Lexicon::embedded();
-    let one = |text: &str| {
-        let s = sentences(tok(), lex, text);
-        assert_eq!(s.len(), 1, "{text}");
-        s.into_iter().next().unwrap()
-    };
     let zh = one("主控文档可用于管理大型文档，例如具有许多章节的书籍。");
     let en = one(
         "A master document lets you manage large documents, such as a book with many chapters.",

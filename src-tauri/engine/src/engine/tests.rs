@@ -11,6 +11,26 @@ fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
     p
 }
 
+/// `engine.add` of `files` with the default options, without progress or cancelling.
+fn add(engine: &Engine, files: &[PathBuf]) -> Result<AddRun> {
+    engine.add(
+        files,
+        &ReadOptions::default(),
+        &mut |_| {},
+        &AtomicBool::new(false),
+    )
+}
+
+/// `engine.check` of `files` with the default options, without progress or cancelling.
+fn check(engine: &Engine, files: &[PathBuf]) -> Result<CheckRun> {
+    engine.check(
+        files,
+        &CheckOptions::default(),
+        &mut |_| {},
+        &AtomicBool::new(false),
+    )
+}
+
 const SOURCE: &str = "软件包维护者应当定期检查错误报告，及时回复用户提出的问题，并在新版本发布之前完成全部测试工作。";
 
 #[test]
@@ -24,14 +44,7 @@ fn listing_and_extracting_load_no_tokenizer_and_create_nothing() {
     assert!(matches!(engine.remove(&[7]), Err(Error::NoSuchDocument(7))));
     assert!(!dir.path().join("lib.sqlite").exists());
     assert!(!engine.tokenizer_loaded());
-    engine
-        .add(
-            &[file],
-            &ReadOptions::default(),
-            &mut |_| {},
-            &AtomicBool::new(false),
-        )
-        .unwrap();
+    add(&engine, &[file]).unwrap();
     // A new engine (a new process) lists without the tokenizer.
     let reader = Engine::new(engine.location().clone());
     assert_eq!(reader.list().unwrap().len(), 1);
@@ -47,18 +60,8 @@ fn the_index_read_ahead_is_the_one_the_check_uses_until_the_library_changes() {
     engine.warm_index();
     assert!(!engine.index_ready());
     assert!(!dir.path().join("lib.sqlite").exists());
-    let add = |name: &str, text: &str| {
-        let file = write(dir.path(), name, text);
-        engine
-            .add(
-                &[file],
-                &ReadOptions::default(),
-                &mut |_| {},
-                &AtomicBool::new(false),
-            )
-            .unwrap();
-    };
-    add("source.txt", SOURCE);
+    let add_text = |name: &str, text: &str| add(&engine, &[write(dir.path(), name, text)]).unwrap();
+    add_text("source.txt", SOURCE);
     // A new process (the app starting) reads the index ahead, without the segmenter's dictionary,
     // and saves it beside the library.
     let app = Engine::new(engine.location().clone());
@@ -68,20 +71,13 @@ fn the_index_read_ahead_is_the_one_the_check_uses_until_the_library_changes() {
     assert!(!app.tokenizer_loaded());
     assert!(dir.path().join("lib.sqlite.index").is_file());
     // Another process adds a document: the index held is stale, and the check reads the new one.
-    add(
+    add_text(
         "other.txt",
         "The release team freezes the testing distribution several weeks before a stable release.",
     );
     assert!(!app.index_ready());
     let copy = write(dir.path(), "copy.txt", SOURCE);
-    let run = app
-        .check(
-            &[copy],
-            &CheckOptions::default(),
-            &mut |_| {},
-            &AtomicBool::new(false),
-        )
-        .unwrap();
+    let run = check(&app, &[copy]).unwrap();
     assert_eq!(run.report().documents[0].similarity_ratio, 1.0);
     assert!(app.index_ready());
 }
@@ -93,14 +89,7 @@ fn check_finds_the_copy_and_keeps_unreadable_files_with_their_error() {
     let lib = std::fs::create_dir(dir.path().join("lib")).map(|()| dir.path().join("lib"));
     let lib = lib.unwrap();
     write(&lib, "source.txt", SOURCE);
-    let run = engine
-        .add(
-            &[lib],
-            &ReadOptions::default(),
-            &mut |_| {},
-            &AtomicBool::new(false),
-        )
-        .unwrap();
+    let run = add(&engine, &[lib]).unwrap();
     assert_eq!(run.totals.documents, 1);
     let copy = write(dir.path(), "copy.txt", SOURCE);
     let empty = write(dir.path(), "empty.txt", "");
@@ -185,14 +174,7 @@ fn a_library_with_stale_fingerprints_is_checked_only_after_the_upgrade() {
     let dir = tempfile::tempdir().unwrap();
     let engine = engine(dir.path());
     let file = write(dir.path(), "a.txt", SOURCE);
-    engine
-        .add(
-            std::slice::from_ref(&file),
-            &ReadOptions::default(),
-            &mut |_| {},
-            &AtomicBool::new(false),
-        )
-        .unwrap();
+    add(&engine, std::slice::from_ref(&file)).unwrap();
     rusqlite::Connection::open(dir.path().join("lib.sqlite"))
         .unwrap()
         .execute(
@@ -202,14 +184,7 @@ fn a_library_with_stale_fingerprints_is_checked_only_after_the_upgrade() {
         .unwrap();
     let status = engine.status().unwrap();
     assert_eq!((status.stale_paragraphs, status.needs_upgrade), (1, true));
-    let err = engine
-        .check(
-            std::slice::from_ref(&file),
-            &CheckOptions::default(),
-            &mut |_| {},
-            &AtomicBool::new(false),
-        )
-        .unwrap_err();
+    let err = check(&engine, std::slice::from_ref(&file)).unwrap_err();
     assert!(matches!(err, Error::NeedsUpgrade { stale: 1, .. }), "{err}");
     let mut steps = Vec::new();
     let status = engine
@@ -220,13 +195,6 @@ fn a_library_with_stale_fingerprints_is_checked_only_after_the_upgrade() {
         .unwrap();
     assert!(!status.needs_upgrade);
     assert_eq!(steps, [(1, 1)]);
-    let run = engine
-        .check(
-            &[file],
-            &CheckOptions::default(),
-            &mut |_| {},
-            &AtomicBool::new(false),
-        )
-        .unwrap();
+    let run = check(&engine, &[file]).unwrap();
     assert_eq!(run.report().documents[0].similarity_ratio, 1.0);
 }
