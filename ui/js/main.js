@@ -103,6 +103,7 @@ async function boot() {
   const takeOpened = () => api.openedFiles().then(openFiles).catch(showError);
   api.onOpenFiles(takeOpened).catch(showError);
 
+  let opened = false;
   try {
     const settings = await api.settingsGet();
     store.set('settings', settings);
@@ -113,6 +114,10 @@ async function boot() {
     }
     // A library made by an older Tongwen is updated now, with progress, before anything uses it.
     await upgradeIfNeeded();
+    // The files the app was started with are checked while the library is listed (a large library's
+    // list takes a while to show, and the check does not need it).
+    opened = true;
+    takeOpened();
     await refreshLibrary();
   } catch (err) {
     showError(err);
@@ -120,9 +125,8 @@ async function boot() {
     // For the end-to-end tests: the first library list has been shown (or the error).
     document.body.classList.add('loaded');
   }
-  // The files the app was started with are checked even when the library could not be listed (the
-  // check then says why).
-  takeOpened();
+  // Checked even when the settings or the library could not be read (the check then says why).
+  if (!opened) takeOpened();
 }
 
 boot();
