@@ -24,18 +24,16 @@ pub struct Checkpointer {
 }
 
 impl Checkpointer {
-    /// A checkpointer of the library at `path` (which exists), or `None` when no thread can be started
-    /// (the writer then checkpoints itself, as SQLite does by default).
+    /// A checkpointer of the library at `path` (which exists), or `None` when its connection cannot be
+    /// opened or no thread can be started (the writer then checkpoints itself, as SQLite does by
+    /// default).
     pub fn start(path: &Path) -> Option<Checkpointer> {
         let (nudge, nudges) = channel::<()>();
-        let path = path.to_path_buf();
+        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let conn = Connection::open_with_flags(path, flags).ok()?;
         let thread = std::thread::Builder::new()
             .name("tongwen-checkpoint".into())
             .spawn(move || {
-                let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-                let Ok(conn) = Connection::open_with_flags(&path, flags) else {
-                    return;
-                };
                 while nudges.recv().is_ok() {
                     // Nudges that came meanwhile are served by this one checkpoint.
                     while nudges.try_recv().is_ok() {}
