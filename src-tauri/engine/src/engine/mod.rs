@@ -161,6 +161,7 @@ impl Engine {
 
     /// Whether the checking index of the library as it is now is held (read by [`Engine::warm_index`]
     /// or a check, and the library not changed since).
+    #[cfg(test)]
     pub fn index_ready(&self) -> bool {
         let current = self.open_read().and_then(|l| l.generation());
         match (current, self.index.lock()) {

@@ -42,6 +42,9 @@ pub struct Library {
     /// Checkpoints the log while batches are added (see `checkpoint`), started by the first batch;
     /// declared first, so that it stops before the writer's connection closes.
     checkpointer: Option<checkpoint::Checkpointer>,
+    /// Whether the first batch has decided on a checkpointer (once: a library in memory, one whose
+    /// automatic checkpoint is off or one the thread cannot open is not asked again at every batch).
+    checkpoint_decided: bool,
     conn: Connection,
     path: PathBuf,
     /// A read transaction is held open (see [`Store::hold_snapshot`]).
@@ -84,6 +87,7 @@ impl Library {
             path: path.to_path_buf(),
             snapshot: Default::default(),
             checkpointer: None,
+            checkpoint_decided: false,
         };
         lib.init()?;
         Ok(lib)
@@ -153,6 +157,7 @@ impl Library {
             path: path.to_path_buf(),
             snapshot: Default::default(),
             checkpointer: None,
+            checkpoint_decided: false,
         })
     }
 
@@ -167,6 +172,7 @@ impl Library {
             path,
             snapshot: Default::default(),
             checkpointer: None,
+            checkpoint_decided: false,
         };
         lib.init()?;
         Ok(lib)
@@ -178,9 +184,11 @@ impl Library {
     /// before). Meanwhile another connection has the library open (nothing that needs it alone, such as
     /// changing its journal mode, runs on a library that adds batches).
     fn checkpoint_behind(&mut self) {
+        if std::mem::replace(&mut self.checkpoint_decided, true) {
+            return;
+        }
         // A library in memory has no log.
-        let in_memory = !matches!(self.conn.path(), Some(p) if !p.is_empty());
-        if self.checkpointer.is_some() || in_memory {
+        if !matches!(self.conn.path(), Some(p) if !p.is_empty()) {
             return;
         }
         // The automatic checkpoint's threshold (SQLite's default 1,000 pages), which the hook replaces;
