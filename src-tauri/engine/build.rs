@@ -1,8 +1,6 @@
 //! Builds what the engine would otherwise load at every start:
 //! - the word table (`src/text/words.rs`): the IDF table, the lexicon and the stop words, compiled into
 //!   one blob that the binary embeds and reads in place;
-//! - the id table (`src/text/words.rs`, `build_ids`): each word of jieba's default dictionary, by its
-//!   id, with its hash and its entry in the word table;
 //! - with the `prebuilt-dictionary` feature, jieba's dictionary as loaded (`jieba.bin`,
 //!   `Jieba::to_prebuilt` of our patched jieba-rs, see `src-tauri/vendor/jieba-rs/PATCHES.md`), which
 //!   `text::tokens` copies back instead of parsing the dictionary and inserting its words.
@@ -51,17 +49,6 @@ fn main() {
     let blob = words::build(&gunzip(&idf), &lexicon_text, stop_words)
         .unwrap_or_else(|e| panic!("word table: {e}"));
     let out = Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("words.bin");
-    // jieba's word ids → each word's hash and entry (`words::build_ids`), in the order in which
-    // `Jieba::new` gives its default dictionary's words their ids.
-    let table = words::WordTable::new(std::borrow::Cow::Owned(
-        blob.chunks_exact(8)
-            .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))
-            .collect(),
-    ))
-    .unwrap_or_else(|_| panic!("the word table just built does not read back"));
-    let ids = words::build_ids(&table, jieba_rs::Jieba::default_dict_words());
-    let ids_out = out.with_file_name("word-ids.bin");
-    std::fs::write(&ids_out, ids).unwrap_or_else(|e| panic!("{}: {e}", ids_out.display()));
     std::fs::write(&out, blob).unwrap_or_else(|e| panic!("{}: {e}", out.display()));
 
     if std::env::var_os("CARGO_FEATURE_PREBUILT_DICTIONARY").is_some() {

@@ -75,28 +75,6 @@ pub fn word_table() -> &'static WordTable {
     })
 }
 
-static WORD_IDS: &Aligned<[u8]> =
-    &Aligned(*include_bytes!(concat!(env!("OUT_DIR"), "/word-ids.bin")));
-
-/// The embedded id table of jieba's default dictionary (see [`words::build_ids`]): each word's
-/// `[hash, entry]`, by its id.
-pub fn word_ids() -> &'static [[u64; 2]] {
-    static IDS: std::sync::OnceLock<&'static [[u64; 2]]> = std::sync::OnceLock::new();
-    IDS.get_or_init(|| {
-        // OK because the blob is written by build.rs and checked by the tests: a failure here is a
-        // build defect, not something a user's input can cause.
-        let words: &'static [u64] = bytemuck::try_cast_slice(&WORD_IDS.0)
-            .expect("the embedded id table is aligned u64 words");
-        assert!(
-            words.len() >= words::IDS_HEADER
-                && words[0] == words::IDS_MAGIC
-                && words[1] as usize * 2 + words::IDS_HEADER == words.len(),
-            "the embedded id table has its magic and size"
-        );
-        bytemuck::cast_slice(&words[words::IDS_HEADER..])
-    })
-}
-
 /// Convert a `[start, end)` range in Unicode scalar values to UTF-16 code units.
 pub fn utf16_range(text: &str, range: [usize; 2]) -> [usize; 2] {
     let mut out = [0, 0];

@@ -197,29 +197,6 @@ pub fn build<'s>(
     Ok(bytes)
 }
 
-/// "TWWIDS\0\0": an id table's first word.
-pub const IDS_MAGIC: u64 = u64::from_le_bytes(*b"TWWIDS\0\0");
-/// Words before an id table's slots: [`IDS_MAGIC`], the number of ids.
-pub const IDS_HEADER: usize = 2;
-/// An id table's entry for a word the word table lacks (no packed entry is all ones: its weight would
-/// be [`NO_WEIGHT`] with 255 concepts at the pool's last offset).
-const ABSENT: u64 = u64::MAX;
-
-/// The id table of a segmenter's dictionary: for each of its `words`, in the order of their ids, the
-/// word's [`word_hash`] and its packed entry in `table` (`ABSENT` when `table` lacks it), as `[hash,
-/// entry]` words after an [`IDS_HEADER`]. A word the segmenter took from its dictionary is then weighed
-/// and given its concepts by its id ([`WordTable::by_id_slot`]), without hashing its text or probing.
-pub fn build_ids<'w>(table: &WordTable, words: impl IntoIterator<Item = &'w str>) -> Vec<u8> {
-    let mut out: Vec<u64> = vec![IDS_MAGIC, 0];
-    for word in words {
-        let hash = word_hash(word);
-        out.push(hash);
-        out.push(table.get_packed(hash).unwrap_or(ABSENT));
-    }
-    out[1] = ((out.len() - IDS_HEADER) / 2) as u64;
-    out.iter().flat_map(|w| w.to_le_bytes()).collect()
-}
-
 /// Record that `word` has `hash`: two words with one hash, or a hash of 0 (an empty slot's), would make
 /// the table wrong, so the build fails instead.
 fn name<'w>(names: &mut HashMap<u64, &'w str>, hash: u64, word: &'w str) -> Result<(), BuildError> {
@@ -406,11 +383,7 @@ impl WordTable {
     }
 
     fn probe<'t>(&'t self, table: &[u64], hash: u64) -> Option<Entry<'t>> {
-        self.probe_packed(table, hash).map(|p| self.entry(p))
-    }
-
-    fn probe_packed(&self, table: &[u64], hash: u64) -> Option<u64> {
-        slot(table, hash).map(|i| table[2 * i + 1])
+        slot(table, hash).map(|i| self.entry(table[2 * i + 1]))
     }
 
     fn entry(&self, packed: u64) -> Entry<'_> {
@@ -450,19 +423,6 @@ impl WordTable {
         let common = self.table(HEADER + 2 * self.word_slots(), self.common_slots());
         self.probe(common, hash)
             .or_else(|| self.probe(self.table(HEADER, self.word_slots()), hash))
-    }
-
-    /// What [`Self::get`] answers, as stored: the word's packed entry.
-    fn get_packed(&self, hash: u64) -> Option<u64> {
-        self.probe_packed(self.table(HEADER, self.word_slots()), hash)
-    }
-
-    /// What a word's slot of an id table ([`build_ids`]) says: the word's hash and what [`Self::get`]
-    /// answers for it, without a probe.
-    #[inline]
-    pub fn by_id_slot(&self, slot: [u64; 2]) -> (u64, Option<Entry<'_>>) {
-        let [hash, packed] = slot;
-        (hash, (packed != ABSENT).then(|| self.entry(packed)))
     }
 
     /// A word's weight: its IDF in fixed point, 0 for a stop word, the median for a word the IDF table
@@ -611,43 +571,6 @@ mod tests {
             .collect();
         assert!(words == *embedded.words, "the embedded word table is stale");
         assert!(embedded.headwords() > 100_000);
-    }
-
-    #[test]
-    fn the_embedded_id_table_is_the_one_jiebas_dictionary_gives() {
-        // Each id's slot is the hash of jieba's word of that id and what the word table holds for it.
-        let table = crate::text::word_table();
-        let built = build_ids(table, jieba_rs::Jieba::default_dict_words());
-        let embedded: Vec<u8> = crate::text::word_ids()
-            .iter()
-            .flatten()
-            .flat_map(|w| w.to_le_bytes())
-            .collect();
-        assert!(
-            built[8 * IDS_HEADER..] == embedded[..],
-            "the embedded id table is stale"
-        );
-        let jieba = jieba_rs::Jieba::new();
-        let ids = crate::text::word_ids();
-        assert_eq!(ids.len(), jieba.word_count());
-        let (mut found, mut absent) = (0, 0);
-        for (i, word) in jieba_rs::Jieba::default_dict_words().enumerate() {
-            if jieba.word_id(word) != Some(i) {
-                continue; // a word listed twice: its first id is never given
-            }
-            let (hash, entry) = table.by_id_slot(ids[i]);
-            assert_eq!(hash, word_hash(word), "{word}");
-            assert_eq!(entry, table.get(hash), "{word}");
-            if entry.is_some() {
-                found += 1;
-            } else {
-                absent += 1;
-            }
-        }
-        assert!(
-            found > 200_000 && absent > 10_000,
-            "{found} found, {absent} absent"
-        );
     }
 
     #[test]
