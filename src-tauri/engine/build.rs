@@ -3,7 +3,8 @@
 //!   one blob that the binary embeds and reads in place;
 //! - with the `prebuilt-dictionary` feature, jieba's dictionary as loaded (`jieba.bin`,
 //!   `Jieba::to_prebuilt` of our patched jieba-rs, see `src-tauri/vendor/jieba-rs/PATCHES.md`), which
-//!   `text::tokens` copies back instead of parsing the dictionary and inserting its words.
+//!   `text::tokens` copies back instead of parsing the dictionary and inserting its words, and its id
+//!   table (`word-ids.bin`, `words::build_ids`): each word's entry in the word table, by its id.
 
 use std::io::Read;
 use std::path::Path;
@@ -49,11 +50,26 @@ fn main() {
     let blob = words::build(&gunzip(&idf), &lexicon_text, stop_words)
         .unwrap_or_else(|e| panic!("word table: {e}"));
     let out = Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("words.bin");
-    std::fs::write(&out, blob).unwrap_or_else(|e| panic!("{}: {e}", out.display()));
+    std::fs::write(&out, &blob).unwrap_or_else(|e| panic!("{}: {e}", out.display()));
 
     if std::env::var_os("CARGO_FEATURE_PREBUILT_DICTIONARY").is_some() {
         let jieba = jieba_rs::Jieba::new().to_prebuilt();
-        let out = out.with_file_name("jieba.bin");
-        std::fs::write(&out, jieba).unwrap_or_else(|e| panic!("{}: {e}", out.display()));
+        let jieba_out = out.with_file_name("jieba.bin");
+        std::fs::write(&jieba_out, jieba)
+            .unwrap_or_else(|e| panic!("{}: {e}", jieba_out.display()));
+        // jieba's word ids → each word's entry (`words::build_ids`), in the order in which
+        // `Jieba::new` gives its default dictionary's words their ids.
+        let table = words::WordTable::new(std::borrow::Cow::Owned(
+            blob.chunks_exact(8)
+                .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))
+                .collect(),
+        ))
+        .unwrap_or_else(|_| panic!("the word table just built does not read back"));
+        let ids: Vec<u8> = words::build_ids(&table, jieba_rs::Jieba::default_dict_words())
+            .iter()
+            .flat_map(|w| w.to_le_bytes())
+            .collect();
+        let ids_out = out.with_file_name("word-ids.bin");
+        std::fs::write(&ids_out, ids).unwrap_or_else(|e| panic!("{}: {e}", ids_out.display()));
     }
 }

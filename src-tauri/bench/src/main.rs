@@ -318,6 +318,48 @@ fn main() -> Result<ExitCode> {
             assert!(x != 0);
             Ok(t.elapsed())
         }))?;
+        // The segmenter's words with their hashes, weights and concepts, looked up as fingerprinting
+        // did before the id table (each word hashed and probed) and as it does now (by its dictionary
+        // id where the segmenter gives one): the same words and answers (checked), in turn.
+        let normalized: Vec<String> = texts
+            .iter()
+            .map(|p| tongwen_engine::text::normalize(p))
+            .collect();
+        let table = tongwen_engine::text::word_table();
+        let sum = |x: &mut u64, h: u64, e: Option<tongwen_engine::text::words::Entry<'_>>| {
+            let concepts = e.map_or(0, |e| e.concepts.len() as u64);
+            *x = x
+                .wrapping_mul(31)
+                .wrapping_add(h ^ u64::from(table.weight_of(e)) ^ concepts);
+        };
+        let by_hash = || {
+            let mut x = 0u64;
+            for p in &normalized {
+                fp.tokenizer().for_each_normalized_word(p, |w| {
+                    let h = tongwen_engine::text::words::word_hash(w);
+                    sum(&mut x, h, table.get(h));
+                });
+            }
+            x
+        };
+        let by_id = || {
+            let mut x = 0u64;
+            for p in &normalized {
+                fp.tokenizer()
+                    .for_each_looked_up_word(p, |_, h, e| sum(&mut x, h, e));
+            }
+            x
+        };
+        assert_eq!(by_hash(), by_id(), "the two lookups disagree");
+        let (mut t_by_hash, mut t_by_id) = (Duration::MAX, Duration::MAX);
+        for _ in 0..ROUNDS {
+            let t = Instant::now();
+            std::hint::black_box(by_hash());
+            t_by_hash = t_by_hash.min(t.elapsed());
+            let t = Instant::now();
+            std::hint::black_box(by_id());
+            t_by_id = t_by_id.min(t.elapsed());
+        }
         let t_shingles = best(Box::new(|| {
             let t = Instant::now();
             let n: usize = texts
@@ -358,6 +400,8 @@ fn main() -> Result<ExitCode> {
         println!("\nIngest stages, 1 thread, Chinese .txt (ms): extract {:.1}, words (normalise + cut + filter) {:.1}, SimHash (words + weights) {:.1}, shingles {:.1}, all stored fingerprints in one pass {:.1} (concept keys: {:.1}), SQLite write {:.1}; jieba cut {:.1}",
             ms(t_extract), ms(t_words), ms(t_simhash), ms(t_shingles), ms(t_stored),
             ms(t_stored.saturating_sub(t_simhash + t_shingles)), ms(t_write), ms(jieba_zh));
+        println!("Words segmented and looked up (normalised text; ms, in turn): by hash, as before the id table, {:.1}; by dictionary id where the segmenter gives one, {:.1}",
+            ms(t_by_hash), ms(t_by_id));
         // The word table (IDF weights, lexicon concepts), built when Tongwen is compiled: its first use
         // in a process checks the blob's header and reads nothing else.
         let before = resident();
@@ -369,6 +413,17 @@ fn main() -> Result<ExitCode> {
             table.headwords(),
             ms(load),
             mb(resident().saturating_sub(before))
+        );
+        // The id table, as the desktop app builds it at first use (it has no prebuilt dictionary).
+        let t_ids = best(Box::new(|| {
+            let t = Instant::now();
+            assert!(tongwen_engine::text::build_word_ids().len() > 300_000);
+            Ok(t.elapsed())
+        }))?;
+        println!(
+            "Id table of jieba's dictionary ({} words), built as the desktop app builds it at first use: {:.1} ms",
+            tongwen_engine::text::word_ids().len(),
+            ms(t_ids)
         );
         // What a check with the translation search does to each candidate it aligns: the paragraph's
         // sentences with their words' concepts. The same texts' `cut` is its floor.

@@ -14,8 +14,6 @@ pub mod method;
 pub mod shingles;
 pub mod simhash;
 
-use xxhash_rust::xxh3::xxh3_64;
-
 use crate::crosslang::{self, Lexicon};
 use crate::text::words::Concepts;
 use crate::text::{normalize, units_and_normalized, Tokenizer};
@@ -95,38 +93,26 @@ impl Fingerprinter {
         concepts: Option<&mut crosslang::DistinctConcepts>,
     ) -> u64 {
         let mut h = SimHasher::default();
+        // One lookup gives a word's hash, weight and concepts: by its dictionary id when the
+        // segmenter took it from its dictionary, else by its hash (`Tokenizer::for_each_looked_up_word`).
+        // Only stop words weigh 0 (a test checks the embedded table).
+        let table = self.idf.table();
         match concepts {
-            // With concepts, one probe of the word table gives a word's weight and its concepts, and
-            // whether it is a stop word: only stop words weigh 0 (a test checks the embedded table).
-            // The words are segmented and hashed first and looked up afterwards, so that the probes,
-            // which mostly miss the cache, overlap instead of each waiting behind the segmenter.
-            Some(out) => {
-                let table = self.idf.table();
-                let mut words: Vec<(&str, u64)> = Vec::with_capacity(normalized.len() / 4);
-                self.tokenizer.for_each_normalized_word(normalized, |word| {
-                    words.push((word, xxh3_64(word.as_bytes())));
-                });
-                let entries: Vec<_> = words.iter().map(|&(_, hash)| table.get(hash)).collect();
-                for (&(word, hash), entry) in words.iter().zip(entries) {
+            Some(out) => self
+                .tokenizer
+                .for_each_looked_up_word(normalized, |word, hash, entry| {
                     let weight = table.weight_of(entry);
                     h.add(hash, weight);
                     if weight != 0 {
                         let glosses = entry.map_or(Concepts::NONE, |e| e.concepts);
                         crosslang::push_ranked_concepts_of(word, hash, glosses, out);
                     }
-                }
-            }
-            // Without, the words are hashed first and weighed afterwards: the weight lookups, which
-            // mostly miss the cache, then overlap instead of waiting behind the segmenter's work.
-            None => {
-                let mut keys = Vec::with_capacity(normalized.len() / 4);
-                self.tokenizer.for_each_normalized_word(normalized, |word| {
-                    keys.push(xxh3_64(word.as_bytes()));
-                });
-                for key in keys {
-                    h.add(key, self.idf.weight(key));
-                }
-            }
+                }),
+            None => self
+                .tokenizer
+                .for_each_looked_up_word(normalized, |_, hash, entry| {
+                    h.add(hash, table.weight_of(entry))
+                }),
         }
         h.finish()
     }

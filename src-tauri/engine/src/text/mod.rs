@@ -75,6 +75,41 @@ pub fn word_table() -> &'static WordTable {
     })
 }
 
+/// The id table of jieba's default dictionary (see [`words::build_ids`]), written by `build.rs` with
+/// the `prebuilt-dictionary` feature (whose dictionary gives the same ids).
+#[cfg(feature = "prebuilt-dictionary")]
+static WORD_IDS: &Aligned<[u8]> =
+    &Aligned(*include_bytes!(concat!(env!("OUT_DIR"), "/word-ids.bin")));
+
+/// The id table of jieba's default dictionary (see [`words::build_ids`]): each word's packed entry in
+/// the word table, by its id. Embedded with the `prebuilt-dictionary` feature (2.8 MB, read in place);
+/// without it (the desktop app, which loads the dictionary as its window opens), built at first use
+/// from jieba's dictionary and the word table.
+pub fn word_ids() -> &'static [u64] {
+    static IDS: std::sync::OnceLock<&'static [u64]> = std::sync::OnceLock::new();
+    IDS.get_or_init(|| {
+        #[cfg(feature = "prebuilt-dictionary")]
+        {
+            // OK because the blob is written by build.rs and checked by the tests: a failure here is
+            // a build defect, not something a user's input can cause.
+            let words: &'static [u64] = bytemuck::try_cast_slice(&WORD_IDS.0)
+                .expect("the embedded id table is aligned u64 words");
+            words::ids_of(words).expect("the embedded id table has its magic and size")
+        }
+        #[cfg(not(feature = "prebuilt-dictionary"))]
+        {
+            let ids: &'static [u64] = Vec::leak(build_word_ids());
+            words::ids_of(ids).expect("an id table just built has its magic and size")
+        }
+    })
+}
+
+/// The id table of jieba's default dictionary, built from it and the word table (what `build.rs`
+/// embeds with the `prebuilt-dictionary` feature), header included.
+pub fn build_word_ids() -> Vec<u64> {
+    words::build_ids(word_table(), jieba_rs::Jieba::default_dict_words())
+}
+
 /// Convert a `[start, end)` range in Unicode scalar values to UTF-16 code units.
 pub fn utf16_range(text: &str, range: [usize; 2]) -> [usize; 2] {
     let mut out = [0, 0];

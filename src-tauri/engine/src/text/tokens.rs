@@ -8,6 +8,7 @@ use jieba_rs::Jieba;
 use rustc_hash::FxHashSet;
 
 use super::normalize::{is_cjk_punctuation, normalize};
+use super::words::Entry;
 
 const STOPWORDS_ZH: &str = include_str!("../../../../assets/stopwords/zh.txt");
 const STOPWORDS_EN: &str = include_str!("../../../../assets/stopwords/en.txt");
@@ -53,6 +54,9 @@ fn jieba() -> Jieba {
 pub struct Tokenizer {
     jieba: Jieba,
     stopwords: FxHashSet<&'static str>,
+    /// The id table ([`super::word_ids`]) when `jieba` is the dictionary it was built from (as many
+    /// words), else empty.
+    ids: &'static [u64],
 }
 
 impl std::fmt::Debug for Tokenizer {
@@ -71,9 +75,17 @@ impl Default for Tokenizer {
 
 impl Tokenizer {
     pub fn new() -> Self {
+        let jieba = jieba();
+        let ids = super::word_ids();
+        let ids = if ids.len() == jieba.word_count() {
+            ids
+        } else {
+            &[]
+        };
         Tokenizer {
-            jieba: jieba(),
+            jieba,
             stopwords: stop_words().collect(),
+            ids,
         }
     }
 
@@ -111,6 +123,30 @@ impl Tokenizer {
                 f(t.word);
             }
         }
+    }
+}
+
+impl Tokenizer {
+    /// [`Self::for_each_normalized_word`], with each word's hash ([`super::words::word_hash`]) and
+    /// what the embedded word table holds for it ([`super::WordTable::get`]). What the table holds for a
+    /// word the segmenter took from its dictionary is read by its id from the id table
+    /// ([`super::word_ids`]), without a probe; any other word is looked up by its hash.
+    pub fn for_each_looked_up_word<'t>(
+        &self,
+        normalized: &'t str,
+        mut f: impl FnMut(&'t str, u64, Option<Entry<'static>>),
+    ) {
+        let table = super::word_table();
+        self.jieba.cut_with_ids(normalized, true, |word, id| {
+            if !is_content(word) {
+                return;
+            }
+            let hash = super::words::word_hash(word);
+            match id.and_then(|id| self.ids.get(id)) {
+                Some(&packed) => f(word, hash, table.by_id(packed)),
+                None => f(word, hash, table.get(hash)),
+            }
+        });
     }
 }
 
@@ -184,6 +220,52 @@ mod tests {
         longer.push(0);
         assert!(Jieba::from_prebuilt(&longer).is_err());
         assert!(Jieba::from_prebuilt_static(Box::leak(longer.into_boxed_slice())).is_err());
+    }
+
+    #[test]
+    fn words_looked_up_by_their_ids_are_the_words_looked_up_by_their_hash() {
+        let t = Tokenizer::new();
+        assert_eq!(
+            t.ids.len(),
+            t.jieba.word_count(),
+            "the id table fits the dictionary"
+        );
+        let table = crate::text::word_table();
+        let text = normalize(
+            "我们的 Debian 软件包在2023年发布了，维护者应当定期检查错误跟踪系统。C++ and c# code, \
+             lintian --pedantic, 中華人民共和國的繁體字。一个陌生的词：龘靐齉。",
+        );
+        let (mut by_id, mut cut_ids) = (0, 0);
+        let mut looked_up = Vec::new();
+        t.for_each_looked_up_word(&text, |word, hash, entry| {
+            looked_up.push((word, hash, entry))
+        });
+        let mut expected = Vec::new();
+        t.for_each_normalized_word(&text, |word| {
+            let hash = crate::text::words::word_hash(word);
+            expected.push((word, hash, table.get(hash)));
+        });
+        assert_eq!(looked_up, expected);
+        // Most Chinese words came from the dictionary, with ids that name them (English words have none).
+        let mut content = 0;
+        t.jieba.cut_with_ids(&text, true, |word, id| {
+            cut_ids += 1;
+            let chinese = word.chars().any(|c| matches!(c as u32, 0x4E00..=0x9FFF));
+            content += usize::from(chinese);
+            if let Some(id) = id {
+                by_id += usize::from(chinese);
+                assert_eq!(t.jieba.word_id(word), Some(id), "{word}");
+                let table = crate::text::word_table();
+                let hash = crate::text::words::word_hash(word);
+                assert_eq!(table.by_id(t.ids[id]), table.get(hash), "{word}");
+            }
+        });
+        let cut: Vec<&str> = t.jieba.cut(&text, true).iter().map(|t| t.word).collect();
+        assert_eq!(cut_ids, cut.len());
+        assert!(
+            by_id * 4 > content * 3,
+            "{by_id} of {content} Chinese words had an id"
+        );
     }
 
     #[test]

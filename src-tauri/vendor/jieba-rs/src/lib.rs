@@ -1146,6 +1146,42 @@ impl Jieba {
         tokens
     }
 
+    /// Segment `sentence` exactly as [`Jieba::cut`] does and hand each word to `f`, in order, with its
+    /// dictionary id ([`Jieba::word_id`]) when the word is one of the dictionary's (the route's words,
+    /// and the HMM's found in the block's DAG), and `None` when it is not, or is outside the
+    /// dictionary's blocks (a run of letters, say; `None` does not mean that the word is unknown). No
+    /// token is allocated.
+    pub fn cut_with_ids<'a>(&self, sentence: &'a str, hmm: bool, mut f: impl FnMut(&'a str, Option<usize>)) {
+        self.cut_each(sentence, hmm, |token, id, block| {
+            // A word the route did not take from the dictionary (the HMM's) may still be one of its
+            // words: the block's DAG holds every dictionary word at every character.
+            let id = match block {
+                Some(b) if id == NO_MATCH => b.dag.word_at(b.start, b.start + token.end - token.start).unwrap_or(NO_MATCH),
+                _ => id,
+            };
+            // `NO_MATCH` is negative.
+            f(token.word, usize::try_from(id).ok())
+        });
+    }
+
+    /// The id of `word` in the dictionary (the index of its record), if the dictionary holds it.
+    pub fn word_id(&self, word: &str) -> Option<usize> {
+        self.trie.get(word).and_then(|id| usize::try_from(id).ok())
+    }
+
+    /// How many records the dictionary holds: its word ids run from 0 to this, exclusive.
+    pub fn word_count(&self) -> usize {
+        self.records.len()
+    }
+
+    /// The words of the default dictionary, in the order in which [`Jieba::new`] loads them (the
+    /// order of their ids, unless a word is listed twice).
+    #[cfg(feature = "default-dict")]
+    pub fn default_dict_words() -> impl Iterator<Item = &'static str> {
+        let dict: &'static str = &DEFAULT_DICT;
+        dict.lines().filter_map(|line| line.split_ascii_whitespace().next())
+    }
+
     /// Cut the input text, return all possible words
     ///
     /// ## Params
