@@ -303,14 +303,23 @@ pub fn push_index_concepts_of(word: &str, hash: u64, glosses: Concepts<'_>, out:
 }
 
 /// [`push_index_concepts_of`], each concept with its generality (see [`DistinctConcepts`]): what
-/// fingerprinting does, one probe per word for its weight, its concepts and their generality.
-pub fn push_ranked_concepts_of(
+/// fingerprinting does, one probe per word for its weight, its concepts and their generality. An
+/// ideograph word's glosses are left in `later`, for [`crate::text::words::ranked_concepts_of_all`] to
+/// read with the paragraph's others; an English word's concept goes to `out` at once.
+pub fn push_ranked_concepts_later<'t>(
     word: &str,
     hash: u64,
-    glosses: Concepts<'_>,
+    glosses: Concepts<'t>,
+    later: &mut Vec<Concepts<'t>>,
     out: &mut DistinctConcepts,
 ) {
-    push_concepts_as(word, hash, glosses, out, |ranked| ranked);
+    if word.chars().any(is_ideograph) {
+        if !glosses.is_empty() && glosses.len() <= MAX_INDEXED_CONCEPTS {
+            later.push(glosses);
+        }
+    } else if let Some(ranked) = english_concept(word, hash) {
+        out.push(ranked);
+    }
 }
 
 /// A word's indexed concepts, each `(generality, concept)` made an item of `out` by `item`: an

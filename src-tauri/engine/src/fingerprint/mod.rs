@@ -15,7 +15,7 @@ pub mod shingles;
 pub mod simhash;
 
 use crate::crosslang::{self, Lexicon};
-use crate::text::words::Concepts;
+use crate::text::words::{self, Concepts};
 use crate::text::{normalize, units_and_normalized, Tokenizer};
 
 pub use idf::IdfTable;
@@ -98,16 +98,25 @@ impl Fingerprinter {
         // Only stop words weigh 0 (a test checks the embedded table).
         let table = self.idf.table();
         match concepts {
-            Some(out) => self
-                .tokenizer
-                .for_each_looked_up_word(normalized, |word, hash, entry| {
-                    let weight = table.weight_of(entry);
-                    h.add(hash, weight);
-                    if weight != 0 {
-                        let glosses = entry.map_or(Concepts::NONE, |e| e.concepts);
-                        crosslang::push_ranked_concepts_of(word, hash, glosses, out);
-                    }
-                }),
+            // A Chinese word's concepts are read after the paragraph's words (see
+            // `words::ranked_concepts_of_all`), all together.
+            Some(out) => {
+                let mut later = Vec::new();
+                self.tokenizer
+                    .for_each_looked_up_word(normalized, |word, hash, entry| {
+                        let weight = table.weight_of(entry);
+                        h.add(hash, weight);
+                        if weight != 0 {
+                            let glosses = entry.map_or(Concepts::NONE, |e| e.concepts);
+                            crosslang::push_ranked_concepts_later(
+                                word, hash, glosses, &mut later, out,
+                            );
+                        }
+                    });
+                let mut ranked = Vec::new();
+                words::ranked_concepts_of_all(&later, &mut ranked);
+                out.extend(ranked);
+            }
             None => self
                 .tokenizer
                 .for_each_looked_up_word(normalized, |_, hash, entry| {
