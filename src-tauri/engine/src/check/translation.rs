@@ -274,7 +274,24 @@ pub(super) fn add_translations(
                 // is the only one, less so when others back it (same-topic sentences of one manual
                 // reach the pairing score alone).
                 if share >= threshold && !convincing(&p.sentences, src_sentences, &pairs) {
-                    continue;
+                    // A weak join may have displaced a sure one-to-one pair: "A. B." aligned as one
+                    // pair with "B'" covers more than "A'" with "A" and leaves "B'" to a gap pair.
+                    // The pairs one to one count instead when they are more than a lone pair (the
+                    // join's own bar guards against a lone pair of same-topic sentences).
+                    if !pairs.iter().any(|p| p.joined) {
+                        continue;
+                    }
+                    let unjoined = crosslang::translation_unjoined(&p.sentences, src_sentences).0;
+                    let more_than_one = unjoined.len() > 1;
+                    let unjoined_share = share_of(&unjoined);
+                    if !more_than_one
+                        || unjoined_share < threshold
+                        || !convincing(&p.sentences, src_sentences, &unjoined)
+                    {
+                        continue;
+                    }
+                    pairs = unjoined;
+                    share = unjoined_share;
                 }
                 if share < threshold {
                     // Under the threshold only the surest pairs count (one same-topic sentence pair

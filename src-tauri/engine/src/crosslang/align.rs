@@ -293,6 +293,18 @@ pub struct SentencePair {
 /// [`GAP_COVER`] (marked `gap`). A submission sentence still unpaired then pairs out of order only when
 /// its score reaches [`REORDERED_COVER`] (a translation whose sentences were moved).
 pub fn translation(submission: &[Sentence], source: &[Sentence]) -> (Vec<SentencePair>, f64) {
+    align(submission, source, true)
+}
+
+/// [`translation`] with one-to-one pairs only: no two neighbouring sentences joined.
+pub fn translation_unjoined(
+    submission: &[Sentence],
+    source: &[Sentence],
+) -> (Vec<SentencePair>, f64) {
+    align(submission, source, false)
+}
+
+fn align(submission: &[Sentence], source: &[Sentence], joins: bool) -> (Vec<SentencePair>, f64) {
     let total: usize = submission.iter().map(|s| s.end - s.start).sum();
     let Some(language) = submission.first().map(|s| s.language) else {
         return (Vec::new(), 0.0);
@@ -355,13 +367,13 @@ pub fn translation(submission: &[Sentence], source: &[Sentence]) -> (Vec<Sentenc
                 pair(1, 1, one[i][j]);
                 // A join counts only when it pairs better than either of its sentences alone (else
                 // it would take in a neighbour that translates nothing here).
-                if j + 1 < m {
+                if joins && j + 1 < m {
                     let joined = pair_score(sub[i], &src_joined[j]);
                     if joined > one[i][j].max(one[i][j + 1]) {
                         pair(1, 2, joined);
                     }
                 }
-                if i + 1 < n {
+                if joins && i + 1 < n {
                     let joined = pair_score(&sub_joined[i], src[j]);
                     if joined > one[i][j].max(one[i + 1][j]) {
                         pair(2, 1, joined);

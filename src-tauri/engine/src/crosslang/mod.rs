@@ -41,8 +41,8 @@ use crate::text::words::{word_hash, Concepts};
 use align::join;
 pub use align::{
     covered_words, features, order_agreement, pair_features, pair_score, single_pair_confidence,
-    translation, PairEvidence, PairFeatures, SentencePair, GAP_COVER, GAP_MIN_MATCHED, LENGTH_BAND,
-    LETTERS_PER_HAN, MAX_ALIGNED_PAIRS, MIN_MATCHED, REORDERED_COVER,
+    translation, translation_unjoined, PairEvidence, PairFeatures, SentencePair, GAP_COVER,
+    GAP_MIN_MATCHED, LENGTH_BAND, LETTERS_PER_HAN, MAX_ALIGNED_PAIRS, MIN_MATCHED, REORDERED_COVER,
 };
 pub use lexicon::{stem, Lexicon};
 

@@ -584,3 +584,34 @@ fn remembered_word_concepts_are_the_lexicons_own() {
     push_word_concepts(&other, "软件", word_hash("软件"), &mut out);
     assert_eq!(out, vec![concept(&stem("program"))]);
 }
+
+#[test]
+fn without_joins_a_sure_pair_is_not_displaced_by_a_weak_join() {
+    // "A. B." against "A'. B'.": A pairs A' fully, B pairs B' under the pairing score, and A and B
+    // joined pair B' at it, covering more: the alignment takes the join. One to one, A pairs A' and B
+    // pairs B' in the gap after it.
+    let lex = Lexicon::embedded();
+    let en = sentences(
+        tok(),
+        lex,
+        "The Navigator lists the main components of the master document. If you rest the mouse \
+         pointer over a name of a sub-document in the list, the full path of the sub-document is \
+         displayed.",
+    );
+    let zh = sentences(
+        tok(),
+        lex,
+        "「导航」列出主控文档的主要组件。当把鼠标指针置于列表中某子文档的名称上时，将显示子文档的完整路径。",
+    );
+    let (joined, share) = translation(&en, &zh);
+    assert_eq!(share, 1.0);
+    assert!(joined.len() == 1 && joined[0].joined, "{joined:?}");
+    let (unjoined, share) = translation_unjoined(&en, &zh);
+    assert_eq!(share, 1.0);
+    assert_eq!(unjoined.len(), 2, "{unjoined:?}");
+    assert!(
+        !unjoined[0].gap && unjoined[0].score == 1.0 && unjoined[1].gap,
+        "{unjoined:?}"
+    );
+    assert!(unjoined.iter().all(|p| !p.joined));
+}
