@@ -107,6 +107,8 @@ pub fn add_files_with(
     mut progress: impl FnMut(Progress<'_>),
     mut write: impl FnMut(&[&NewDocument]) -> Result<Vec<AddOutcome>> + Send,
 ) -> Vec<(PathBuf, Result<AddOutcome>)> {
+    // Documents to fingerprint: the id table pays for itself (built now where it is not embedded).
+    crate::text::word_ids();
     let prepare_batch = |chunk: &[PathBuf]| -> Vec<Result<NewDocument>> {
         chunk
             .par_iter()

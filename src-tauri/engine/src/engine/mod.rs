@@ -260,6 +260,8 @@ impl Engine {
     ) -> Result<LibraryStatus> {
         let mut library = self.open_write()?;
         if library.stale_paragraphs()? > 0 {
+            // Paragraphs to fingerprint again: the id table pays for itself.
+            crate::text::word_ids();
             let location = self.location.display();
             let path = Path::new(&location);
             library.refingerprint_stale(

@@ -81,12 +81,14 @@ pub fn word_table() -> &'static WordTable {
 static WORD_IDS: &Aligned<[u8]> =
     &Aligned(*include_bytes!(concat!(env!("OUT_DIR"), "/word-ids.bin")));
 
+static IDS: std::sync::OnceLock<&'static [u64]> = std::sync::OnceLock::new();
+
 /// The id table of jieba's default dictionary (see [`words::build_ids`]): each word's packed entry in
 /// the word table, by its id. Embedded with the `prebuilt-dictionary` feature (2.8 MB, read in place);
-/// without it (the desktop app, which loads the dictionary as its window opens), built at first use
-/// from jieba's dictionary and the word table.
+/// without it (the desktop app, which loads the dictionary as its window opens), built by the first call
+/// (tens of milliseconds): adding documents to a library asks for it, a check does not (see
+/// [`word_ids_if_ready`]).
 pub fn word_ids() -> &'static [u64] {
-    static IDS: std::sync::OnceLock<&'static [u64]> = std::sync::OnceLock::new();
     IDS.get_or_init(|| {
         #[cfg(feature = "prebuilt-dictionary")]
         {
@@ -102,6 +104,16 @@ pub fn word_ids() -> &'static [u64] {
             words::ids_of(ids).expect("an id table just built has its magic and size")
         }
     })
+}
+
+/// The id table when it costs nothing to have: embedded, or built already by [`word_ids`]; else empty
+/// (words are then looked up by their hash, with the same answers).
+pub fn word_ids_if_ready() -> &'static [u64] {
+    if cfg!(feature = "prebuilt-dictionary") {
+        word_ids()
+    } else {
+        IDS.get().copied().unwrap_or(&[])
+    }
 }
 
 /// The id table of jieba's default dictionary, built from it and the word table (what `build.rs`

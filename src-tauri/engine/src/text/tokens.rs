@@ -54,9 +54,6 @@ fn jieba() -> Jieba {
 pub struct Tokenizer {
     jieba: Jieba,
     stopwords: FxHashSet<&'static str>,
-    /// The id table ([`super::word_ids`]) when `jieba` is the dictionary it was built from (as many
-    /// words), else empty.
-    ids: &'static [u64],
 }
 
 impl std::fmt::Debug for Tokenizer {
@@ -75,17 +72,9 @@ impl Default for Tokenizer {
 
 impl Tokenizer {
     pub fn new() -> Self {
-        let jieba = jieba();
-        let ids = super::word_ids();
-        let ids = if ids.len() == jieba.word_count() {
-            ids
-        } else {
-            &[]
-        };
         Tokenizer {
-            jieba,
+            jieba: jieba(),
             stopwords: stop_words().collect(),
-            ids,
         }
     }
 
@@ -127,6 +116,17 @@ impl Tokenizer {
 }
 
 impl Tokenizer {
+    /// The id table ([`super::word_ids_if_ready`]) when it is ready and `jieba` is the dictionary it was
+    /// built from (as many words), else empty.
+    fn ids(&self) -> &'static [u64] {
+        let ids = super::word_ids_if_ready();
+        if ids.len() == self.jieba.word_count() {
+            ids
+        } else {
+            &[]
+        }
+    }
+
     /// [`Self::for_each_normalized_word`], with each word's hash ([`super::words::word_hash`]) and
     /// what the embedded word table holds for it ([`super::WordTable::get`]). What the table holds for a
     /// word the segmenter took from its dictionary is read by its id from the id table
@@ -137,12 +137,13 @@ impl Tokenizer {
         mut f: impl FnMut(&'t str, u64, Option<Entry<'static>>),
     ) {
         let table = super::word_table();
+        let ids = self.ids();
         self.jieba.cut_with_ids(normalized, true, |word, id| {
             if !is_content(word) {
                 return;
             }
             let hash = super::words::word_hash(word);
-            match id.and_then(|id| self.ids.get(id)) {
+            match id.and_then(|id| ids.get(id)) {
                 Some(&packed) => f(word, hash, table.by_id(packed)),
                 None => f(word, hash, table.get(hash)),
             }
@@ -225,8 +226,10 @@ mod tests {
     #[test]
     fn words_looked_up_by_their_ids_are_the_words_looked_up_by_their_hash() {
         let t = Tokenizer::new();
+        // Built here where it is not embedded (as adding documents builds it).
+        crate::text::word_ids();
         assert_eq!(
-            t.ids.len(),
+            t.ids().len(),
             t.jieba.word_count(),
             "the id table fits the dictionary"
         );
@@ -257,7 +260,7 @@ mod tests {
                 assert_eq!(t.jieba.word_id(word), Some(id), "{word}");
                 let table = crate::text::word_table();
                 let hash = crate::text::words::word_hash(word);
-                assert_eq!(table.by_id(t.ids[id]), table.get(hash), "{word}");
+                assert_eq!(table.by_id(t.ids()[id]), table.get(hash), "{word}");
             }
         });
         let cut: Vec<&str> = t.jieba.cut(&text, true).iter().map(|t| t.word).collect();
