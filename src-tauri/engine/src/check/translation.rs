@@ -18,7 +18,9 @@
 //!    `cross_language`, its spans the aligned sentences, when its best sentence pair is convincing
 //!    (`crosslang::single_pair_confidence` at least [`SINGLE_PAIR_CONFIDENCE`] for a lone pair,
 //!    [`SINGLE_JOINED_PAIR_CONFIDENCE`] for a lone pair joining two sentences of one side,
-//!    [`SEVERAL_PAIRS_CONFIDENCE`] when others back it). Under it, the match is kept
+//!    [`SEVERAL_PAIRS_CONFIDENCE`] when others back it; a match that fails this with a join in its
+//!    alignment is aligned again one to one, `crosslang::translation_unjoined`, and counts when that
+//!    alignment passes with more than one pair). Under it, the match is kept
 //!    `below_own_threshold`: its pairs believable alone count as passages ([`PASSAGE_CONFIDENCE`] from
 //!    a score of [`PARTIAL_COVER`], [`SINGLE_PAIR_CONFIDENCE`] under it), it flags nothing.
 //!
