@@ -93,9 +93,9 @@ impl Fingerprinter {
         concepts: Option<&mut crosslang::DistinctConcepts>,
     ) -> u64 {
         let mut h = SimHasher::default();
-        // One lookup gives a word's hash, weight and concepts: by its dictionary id when the
-        // segmenter took it from its dictionary, else by its hash (`Tokenizer::for_each_looked_up_word`).
-        // Only stop words weigh 0 (a test checks the embedded table).
+        // One lookup gives a word's weight and concepts: by its dictionary id when the segmenter took
+        // it from its dictionary, else by its hash (`Tokenizer::for_each_looked_up_word`). Only stop
+        // words weigh 0 (a test checks the embedded table).
         let table = self.idf.table();
         match concepts {
             // A Chinese word's concepts are read after the paragraph's words (see

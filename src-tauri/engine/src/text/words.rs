@@ -351,23 +351,17 @@ impl<'t> Concepts<'t> {
 /// in two passes (every word's positions, then every concept's slot) so that the loads, which mostly miss
 /// the cache, overlap instead of each waiting for the one before it.
 pub fn ranked_concepts_of_all(words: &[Concepts<'_>], out: &mut Vec<(u32, u64)>) {
-    let Some(general) = words.iter().find(|c| !c.is_empty()).map(|c| c.general) else {
-        return;
-    };
-    if words
+    // Each concept's slot, with the concept table it is in.
+    let slots: Vec<(&[u64], usize)> = words
         .iter()
-        .any(|c| !c.is_empty() && !std::ptr::eq(c.general, general))
-    {
-        // Concepts of more than one table: each word's in turn.
-        out.extend(words.iter().flat_map(|c| c.iter_ranked()));
-        return;
-    }
-    let mut slots: Vec<usize> = Vec::with_capacity(words.iter().map(|c| c.len()).sum());
-    for c in words {
-        slots.extend(c.positions.iter().map(|&p| 2 * p as usize));
-    }
+        .flat_map(|c| c.positions.iter().map(|&p| (c.general, 2 * p as usize)))
+        .collect();
     out.reserve(slots.len());
-    out.extend(slots.iter().map(|&s| (general[s + 1] as u32, general[s])));
+    out.extend(
+        slots
+            .iter()
+            .map(|&(general, s)| (general[s + 1] as u32, general[s])),
+    );
 }
 
 /// A word table, read in place (see the module notes).
