@@ -296,13 +296,14 @@ impl Index {
     /// library:
     ///
     /// 1. The first keys' postings are read while at most [`RARE_POSTINGS_BUDGET`] are (at least the
-    ///    first key's): each paragraph in them is counted, and the [`PROBED`] that hold the most go on.
+    ///    first key's): each paragraph in them is counted, and of those holding two of them (one when
+    ///    only one is read) the [`PROBED`] that hold the most go on.
     /// 2. Each of those is looked up in the other keys' posting lists (sorted by slot: a binary search
     ///    each), so that its count is over every key looked up.
     ///
     /// At least the query's `min_shared`, most first, at most `n`, ties by slot; paragraphs of
-    /// document `exclude` left out. A paragraph holding none of the keys read within the budget is not
-    /// found.
+    /// document `exclude` left out. A paragraph holding fewer than two of the keys read within the
+    /// budget (none, when one is read) is not found unless every key is read within it.
     pub fn shortlist_rare(
         &self,
         query: &ConceptQuery<'_>,
@@ -339,7 +340,15 @@ impl Index {
             .count()
             .max(1);
         let (rare, others) = lists.split_at(within);
-        let mut counts = self.count(rare);
+        // When every key is read, the paragraphs holding `min_shared` are the answer; otherwise those
+        // holding two of the keys read are probed (a key's holders alone are thousands at scale, and
+        // among them the first slots would go on, whatever they hold).
+        let floor = if others.is_empty() {
+            min_shared
+        } else {
+            min_shared.min(within as u32).min(2)
+        };
+        let mut counts = self.count(rare, floor);
         if !others.is_empty() {
             if counts.len() > PROBED {
                 counts.select_nth_unstable_by(PROBED - 1, |a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
@@ -355,31 +364,40 @@ impl Index {
         self.most_shared(counts.into_iter(), min_shared, n, exclude)
     }
 
-    /// How many of `lists` hold each paragraph that one of them holds, in a per-thread counter per slot
-    /// (each list's slots are distinct): a pass over the postings, no sorting.
-    fn count(&self, lists: &[&[Slot]]) -> Vec<(Slot, u32)> {
+    /// How many of `lists` hold each paragraph that at least `floor` of them hold (each list's slots
+    /// are distinct): a pass over the postings in a per-thread counter per slot, no sorting. Each
+    /// counter carries the pass's stamp beside its count, so that no pass clears what it counted
+    /// (the array is cleared once every 255 passes, when the stamp comes round again).
+    fn count(&self, lists: &[&[Slot]], floor: u32) -> Vec<(Slot, u32)> {
         thread_local! {
-            static COUNTERS: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+            static COUNTERS: std::cell::RefCell<(Vec<u16>, u8)> =
+                const { std::cell::RefCell::new((Vec::new(), 0)) };
         }
         COUNTERS.with(|counters| {
-            let mut c = counters.borrow_mut();
+            let (c, stamp) = &mut *counters.borrow_mut();
             if c.len() < self.len() {
                 c.resize(self.len(), 0);
             }
-            let mut touched: Vec<Slot> = Vec::new();
+            *stamp = stamp.wrapping_add(1);
+            if *stamp == 0 {
+                c.fill(0);
+                *stamp = 1;
+            }
+            let stamp = u16::from(*stamp) << 8;
+            let floor = floor.clamp(1, 255) as u16;
+            let mut held = Vec::new();
             for &slot in lists.iter().flat_map(|l| l.iter()) {
                 let e = &mut c[slot as usize];
-                if *e == 0 {
-                    touched.push(slot);
+                let before = if *e & 0xff00 == stamp { *e & 0xff } else { 0 };
+                if before < 0xff {
+                    *e = stamp | (before + 1);
+                    if before + 1 == floor {
+                        held.push(slot);
+                    }
                 }
-                *e = e.saturating_add(1);
             }
-            touched
-                .into_iter()
-                .map(|slot| {
-                    let shared = std::mem::take(&mut c[slot as usize]);
-                    (slot, u32::from(shared))
-                })
+            held.into_iter()
+                .map(|slot| (slot, u32::from(c[slot as usize] & 0xff)))
                 .collect()
         })
     }
@@ -497,6 +515,47 @@ mod tests {
         assert_eq!(index.shortlist_rare(&query(1), 5, 10, None), vec![(0, 5)]);
         // Every paragraph is in document 1.
         assert!(index.shortlist_rare(&query(1), 32, 10, Some(1)).is_empty());
+    }
+
+    #[test]
+    fn the_rare_counters_start_clean_when_their_stamp_comes_round() {
+        // Paragraphs 0..100 hold keys 10..16, paragraphs 100..200 keys 20..26. A paragraph's counter
+        // keeps the stamp of the last pass that counted it: a pass on keys 10..16, then a few hundred
+        // on keys 20..26 (which never touch paragraphs 0..100, and bring the stamp round once), then
+        // keys 10..16 again must count from nothing.
+        let lists: Vec<Vec<u32>> = (0..300u32)
+            .map(|i| match i {
+                0..100 => (10..16).collect(),
+                100..200 => (20..26).collect(),
+                _ => vec![i + 1_000],
+            })
+            .collect();
+        let refs: Vec<&[u32]> = lists.iter().map(Vec::as_slice).collect();
+        let index = Index::from_flat(flat(&refs));
+        let (x, y): (Vec<u32>, Vec<u32>) = ((10..16).collect(), (20..26).collect());
+        let generality = vec![1; 6];
+        let ends: Vec<u32> = (1..=6).collect();
+        let query = |keys| ConceptQuery {
+            keys,
+            generality: &generality,
+            ends: &ends,
+            min_shared: 2,
+        };
+        let first = index.shortlist_rare(&query(&x), 32, 10, None);
+        assert_eq!(first, (0..10).map(|s| (s, 6)).collect::<Vec<_>>());
+        for gap in 250..=260 {
+            for _ in 0..gap {
+                assert_eq!(
+                    index.shortlist_rare(&query(&y), 32, 1, None),
+                    vec![(100, 6)]
+                );
+            }
+            assert_eq!(
+                index.shortlist_rare(&query(&x), 32, 10, None),
+                first,
+                "gap {gap}"
+            );
+        }
     }
 
     #[test]
