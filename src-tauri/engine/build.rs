@@ -23,7 +23,10 @@ fn gunzip(path: &Path) -> String {
 }
 
 fn main() {
-    let assets = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets");
+    // The folder as cargo gives it to this run (not as it was when the script was compiled: a build
+    // folder shared by checkouts at other paths reuses the compiled script).
+    let manifest = std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
+    let assets = Path::new(&manifest).join("../../assets");
     let idf = assets.join("idf/jieba-idf.txt.gz");
     let lexicon = assets.join("lexicon/cedict-zh-en.txt.gz");
     let learned = assets.join("lexicon/learned-zh-en.txt.gz");
