@@ -11,6 +11,7 @@
 
 use rustc_hash::FxHashMap;
 
+use super::index_file::Column;
 use crate::fingerprint::hamming;
 use crate::library::FlatPrints;
 
@@ -27,14 +28,14 @@ pub type Slot = u32;
 /// Library fingerprints held in memory.
 #[derive(Debug, Default, PartialEq)]
 pub struct Index {
-    simhash: Vec<u64>,
-    paragraph_ids: Vec<i64>,
-    document_ids: Vec<i64>,
+    simhash: Column<u64>,
+    paragraph_ids: Column<i64>,
+    document_ids: Column<i64>,
     /// `buckets[b]..buckets[b + 1]` is bucket `b`'s range in `keys`/`slots`.
-    buckets: Vec<u32>,
+    buckets: Column<u32>,
     shift: u32,
-    keys: Vec<u32>,
-    slots: Vec<Slot>,
+    keys: Column<u32>,
+    slots: Column<Slot>,
 }
 
 /// Memory held by an index, in bytes.
@@ -62,13 +63,13 @@ pub(crate) struct Parts<'a> {
 impl Index {
     /// Reassemble an index from saved arrays; `None` when they are inconsistent.
     pub(crate) fn from_parts(
-        simhash: Vec<u64>,
-        paragraph_ids: Vec<i64>,
-        document_ids: Vec<i64>,
-        buckets: Vec<u32>,
+        simhash: Column<u64>,
+        paragraph_ids: Column<i64>,
+        document_ids: Column<i64>,
+        buckets: Column<u32>,
         shift: u32,
-        keys: Vec<u32>,
-        slots: Vec<Slot>,
+        keys: Column<u32>,
+        slots: Column<Slot>,
     ) -> Option<Index> {
         let n = simhash.len();
         let consistent = paragraph_ids.len() == n
@@ -89,6 +90,20 @@ impl Index {
             keys,
             slots,
         })
+    }
+
+    /// How many of the six arrays lie in a mapped saved index (for tests).
+    #[cfg(test)]
+    pub(crate) fn mapped_arrays(&self) -> usize {
+        let mapped = [
+            self.simhash.is_mapped(),
+            self.paragraph_ids.is_mapped(),
+            self.document_ids.is_mapped(),
+            self.buckets.is_mapped(),
+            self.keys.is_mapped(),
+            self.slots.is_mapped(),
+        ];
+        mapped.iter().filter(|&&m| m).count()
     }
 
     pub(crate) fn parts(&self) -> Parts<'_> {
@@ -153,13 +168,13 @@ impl Index {
             }
         }
         Index {
-            simhash: flat.simhash,
-            paragraph_ids: flat.paragraph_ids,
-            document_ids: flat.document_ids,
-            buckets,
+            simhash: Column::Owned(flat.simhash),
+            paragraph_ids: Column::Owned(flat.paragraph_ids),
+            document_ids: Column::Owned(flat.document_ids),
+            buckets: Column::Owned(buckets),
             shift,
-            keys,
-            slots,
+            keys: Column::Owned(keys),
+            slots: Column::Owned(slots),
         }
     }
 

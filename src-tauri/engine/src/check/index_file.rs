@@ -11,10 +11,17 @@
 //! fingerprint version, library id, generation, paragraphs, stored keys, buckets, bucket shift), then the
 //! arrays simhash (u64), paragraph ids (i64), document ids (i64), bucket offsets (u32), keys (u32),
 //! slots (u32), then the xxh3-64 (seed 0) of everything before it.
+//!
+//! The file is mapped, not read: its arrays are used where they lie in the page cache ([`Column`]), so
+//! that opening a library of a million paragraphs costs the checksum and the slots' bounds check, not
+//! allocating, zeroing and copying half a gigabyte. Tongwen never changes a saved file in place (a new
+//! one is renamed over it), so a mapping always sees the file it checked.
 
 use std::fs::File;
-use std::io::{BufReader, Read, Write};
+use std::io::Write;
+use std::marker::PhantomData;
 use std::path::Path;
+use std::sync::Arc;
 
 use bytemuck::Pod;
 use xxhash_rust::xxh3::Xxh3;
@@ -28,6 +35,75 @@ const MAGIC: &[u8; 8] = b"TWINDEX1";
 const FORMAT_VERSION: u64 = 1;
 const HEADER_FIELDS: usize = 8;
 
+/// One array of an index: built in memory, or lying in a mapped saved index.
+pub(crate) enum Column<T: Pod> {
+    Owned(Vec<T>),
+    Mapped {
+        map: Arc<memmap2::Mmap>,
+        start: usize,
+        len: usize,
+        of: PhantomData<T>,
+    },
+}
+
+impl<T: Pod> Column<T> {
+    /// `len` values from byte `start` of `map`, when they lie in it at their alignment.
+    fn mapped(map: &Arc<memmap2::Mmap>, start: usize, len: usize) -> Option<Column<T>> {
+        let end = len
+            .checked_mul(std::mem::size_of::<T>())?
+            .checked_add(start)?;
+        bytemuck::try_cast_slice::<u8, T>(map.get(start..end)?).ok()?;
+        Some(Column::Mapped {
+            map: Arc::clone(map),
+            start,
+            len,
+            of: PhantomData,
+        })
+    }
+}
+
+impl<T: Pod> Column<T> {
+    #[cfg(test)]
+    pub(crate) fn is_mapped(&self) -> bool {
+        matches!(self, Column::Mapped { .. })
+    }
+}
+
+impl<T: Pod> std::ops::Deref for Column<T> {
+    type Target = [T];
+
+    fn deref(&self) -> &[T] {
+        match self {
+            Column::Owned(v) => v,
+            // Checked to fit and be aligned when mapped (`Column::mapped`).
+            Column::Mapped {
+                map, start, len, ..
+            } => map
+                .get(*start..*start + len * std::mem::size_of::<T>())
+                .and_then(|bytes| bytemuck::try_cast_slice(bytes).ok())
+                .unwrap_or(&[]),
+        }
+    }
+}
+
+impl<T: Pod> Default for Column<T> {
+    fn default() -> Self {
+        Column::Owned(Vec::new())
+    }
+}
+
+impl<T: Pod + PartialEq> PartialEq for Column<T> {
+    fn eq(&self, other: &Self) -> bool {
+        **self == **other
+    }
+}
+
+impl<T: Pod + std::fmt::Debug> std::fmt::Debug for Column<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        (**self).fmt(f)
+    }
+}
+
 /// Read the index saved for `expected`, or `None` when the file is missing, stale or damaged.
 pub fn read(path: &Path, expected: Generation) -> Option<Index> {
     if cfg!(target_endian = "big") {
@@ -35,16 +111,20 @@ pub fn read(path: &Path, expected: Generation) -> Option<Index> {
     }
     let file = File::open(path).ok()?;
     let len = file.metadata().ok()?.len();
-    let mut r = BufReader::with_capacity(1 << 20, file);
-    let mut hash = Xxh3::new();
-    let mut magic = [0u8; 8];
-    r.read_exact(&mut magic).ok()?;
-    if &magic != MAGIC {
+    let head = 8 + 8 * HEADER_FIELDS;
+    if len < head as u64 + 8 {
         return None;
     }
-    hash.update(&magic);
+    // SAFETY: Tongwen never changes a saved index in place (`write` renames a new file over it), so
+    // the mapped bytes stay those checked below; a file damaged on disk fails its checksum.
+    let map = Arc::new(unsafe { memmap2::MmapOptions::new().populate().map(&file) }.ok()?);
+    if map.get(..8)? != MAGIC {
+        return None;
+    }
     let mut header = [0u64; HEADER_FIELDS];
-    read_into(&mut r, &mut hash, &mut header)?;
+    for (field, bytes) in header.iter_mut().zip(map.get(8..head)?.chunks_exact(8)) {
+        *field = u64::from_le_bytes(bytes.try_into().ok()?);
+    }
     let [format, fingerprint, library_id, generation, n, n_keys, n_buckets, shift] = header;
     if format != FORMAT_VERSION
         || fingerprint != FINGERPRINT_VERSION as u64
@@ -54,34 +134,32 @@ pub fn read(path: &Path, expected: Generation) -> Option<Index> {
     {
         return None;
     }
-    // The length must match before anything is allocated, so a damaged header cannot ask for memory.
-    let expected_len = 8u64
-        .checked_add(8 * HEADER_FIELDS as u64)?
+    let expected_len = (head as u64)
         .checked_add(n.checked_mul(24)?)?
         .checked_add(n_buckets.checked_mul(4)?)?
         .checked_add(n_keys.checked_mul(8)?)?
         .checked_add(8)?;
-    if len != expected_len {
+    if len != expected_len || map.len() as u64 != len {
+        return None;
+    }
+    let body = map.len() - 8;
+    let sum = u64::from_le_bytes(map.get(body..)?.try_into().ok()?);
+    if xxhash_rust::xxh3::xxh3_64(map.get(..body)?) != sum {
         return None;
     }
     let (n, n_keys, n_buckets) = (n as usize, n_keys as usize, n_buckets as usize);
-    let mut simhash = vec![0u64; n];
-    let mut paragraph_ids = vec![0i64; n];
-    let mut document_ids = vec![0i64; n];
-    let mut buckets = vec![0u32; n_buckets];
-    let mut keys = vec![0u32; n_keys];
-    let mut slots = vec![0u32; n_keys];
-    read_into(&mut r, &mut hash, &mut simhash)?;
-    read_into(&mut r, &mut hash, &mut paragraph_ids)?;
-    read_into(&mut r, &mut hash, &mut document_ids)?;
-    read_into(&mut r, &mut hash, &mut buckets)?;
-    read_into(&mut r, &mut hash, &mut keys)?;
-    read_into(&mut r, &mut hash, &mut slots)?;
-    let mut sum = [0u8; 8];
-    r.read_exact(&mut sum).ok()?;
-    if u64::from_le_bytes(sum) != hash.digest() {
-        return None;
-    }
+    let mut at = head;
+    let mut next = |count: usize, size: usize| {
+        let start = at;
+        at += count * size;
+        start
+    };
+    let simhash = Column::mapped(&map, next(n, 8), n)?;
+    let paragraph_ids = Column::mapped(&map, next(n, 8), n)?;
+    let document_ids = Column::mapped(&map, next(n, 8), n)?;
+    let buckets = Column::mapped(&map, next(n_buckets, 4), n_buckets)?;
+    let keys = Column::mapped(&map, next(n_keys, 4), n_keys)?;
+    let slots = Column::mapped(&map, next(n_keys, 4), n_keys)?;
     Index::from_parts(
         simhash,
         paragraph_ids,
@@ -146,13 +224,6 @@ pub fn write(path: &Path, index: &Index, generation: Generation) -> std::io::Res
     })
 }
 
-fn read_into<T: Pod>(r: &mut impl Read, hash: &mut Xxh3, out: &mut [T]) -> Option<()> {
-    let bytes: &mut [u8] = bytemuck::cast_slice_mut(out);
-    r.read_exact(bytes).ok()?;
-    hash.update(bytes);
-    Some(())
-}
-
 fn write_bytes(w: &mut dyn Write, hash: &mut Xxh3, bytes: &[u8]) -> std::io::Result<()> {
     hash.update(bytes);
     w.write_all(bytes)
@@ -191,7 +262,12 @@ mod tests {
         assert_eq!(first.len(), 2);
         let generation = lib.generation().unwrap();
         assert_eq!(read(&path, generation), Some(built(&lib)));
-        assert_eq!(Index::open(&lib).unwrap(), first);
+        // Read back, the index lies in the mapped file.
+        let mapped = Index::open(&lib).unwrap();
+        assert_eq!(mapped, first);
+        assert_eq!(mapped.mapped_arrays(), 6);
+        assert_eq!(first.mapped_arrays(), 0, "built on first open");
+        let before = built(&lib);
 
         // Adding a document bumps the generation: the saved index is stale and rebuilt.
         lib.add(&doc("b", &["第二份文档的唯一段落内容。"], &f))
@@ -201,6 +277,10 @@ mod tests {
         let second = Index::open(&lib).unwrap();
         assert_eq!(second.len(), 3);
         assert_eq!(second, built(&lib));
+        // The new file replaced the old one, not its bytes: the index mapped before still reads the
+        // library as it was.
+        assert_eq!(mapped, before);
+        assert_eq!(mapped.len(), 2);
 
         // So does removing one.
         let id = lib.list().unwrap()[0].id;
@@ -285,13 +365,13 @@ mod tests {
         // make `postings` shift a u32 by 32.
         let keys = p.keys.to_vec();
         let forged = Index::from_parts(
-            p.simhash.to_vec(),
-            p.paragraph_ids.to_vec(),
-            p.document_ids.to_vec(),
-            vec![0, keys.len() as u32],
+            Column::Owned(p.simhash.to_vec()),
+            Column::Owned(p.paragraph_ids.to_vec()),
+            Column::Owned(p.document_ids.to_vec()),
+            Column::Owned(vec![0, keys.len() as u32]),
             32,
-            keys.clone(),
-            p.slots.to_vec(),
+            Column::Owned(keys.clone()),
+            Column::Owned(p.slots.to_vec()),
         );
         assert_eq!(forged, None);
     }
