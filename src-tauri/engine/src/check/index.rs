@@ -11,7 +11,7 @@
 
 use rustc_hash::FxHashMap;
 
-use super::index_file::Column;
+use super::column::Column;
 use crate::fingerprint::hamming;
 use crate::library::FlatPrints;
 

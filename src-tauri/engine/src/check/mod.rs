@@ -18,6 +18,7 @@
 //! when the report is built, so the desktop app can re-filter without re-checking.
 
 pub mod align;
+mod column;
 pub mod index;
 mod index_file;
 pub mod shortlist;
