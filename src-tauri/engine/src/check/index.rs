@@ -25,7 +25,7 @@ pub const PROBED: usize = 64;
 /// Position of a paragraph in the index.
 pub type Slot = u32;
 
-/// Library fingerprints held in memory.
+/// Library fingerprints held in memory (or used in place from a mapped saved index).
 #[derive(Debug, Default, PartialEq)]
 pub struct Index {
     simhash: Column<u64>,

@@ -15,7 +15,7 @@ use crate::error::Result;
 /// [`reading_order`]). In `tongwen-translation-bench` (debian-reference, a calibration set), with the
 /// in-memory index counting in stamped counters: 179, 192 and 197 of 240 translations found at 1M
 /// library paragraphs with 16,384, 32,768 and 65,536, for a warm check of the set's 720 paragraphs of
-/// 249, 311 and 464 ms; at 10M 26 and 62 with 16,384 and 65,536 (828 and 1,526 ms). Libraries of up
+/// 249, 311 and 406 ms; at 10M 26 and 62 with 16,384 and 65,536 (828 and 1,865 ms). Libraries of up
 /// to 100,000 paragraphs find the same with each (216 and 214). 131,072 found fewer at 1M (190): the
 /// more keys are counted before the best go on, the more the count is of keys many paragraphs share.
 pub const RARE_POSTINGS_BUDGET: usize = 65_536;
