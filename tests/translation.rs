@@ -364,8 +364,9 @@ fn the_calibration_manual_set_finds_translations_and_calls_no_same_topic_text_a_
     assert_eq!(f.same_topic_with_translated_passages, 0, "{f:?}");
     // 0.049 before a translated passage was kept beside a same-language match of its source's copied
     // names, and before a full stop followed by an ideograph ended a sentence (0.042 since; 0.043 with
-    // the passage bars of `PASSAGE_CONFIDENCE`; 0.040 once a plural Latin token kept its singular).
-    assert!(f.partial_ratio_error <= 0.041, "{f:?}");
+    // the passage bars of `PASSAGE_CONFIDENCE`; 0.040 once a plural Latin token kept its singular;
+    // 0.037 once a hyphenated English word stood for its parts).
+    assert!(f.partial_ratio_error <= 0.038, "{f:?}");
 }
 
 /// The second calibration set (debian-handbook, Publican's HTML): added when the held-out set showed
@@ -594,8 +595,9 @@ fn the_held_out_manual_set_measures_what_the_documentation_says() {
     let (n, found) = f.found["en->zh"];
     assert_eq!(n, 110);
     // 91 before gap pairs (`crosslang::GAP_COVER`), 96 before step 6's model read each side's cover
-    // and words, 98 before a plural Latin token kept its singular.
-    assert!(found >= 99, "{f:?}");
+    // and words, 98 before a plural Latin token kept its singular, 99 before a hyphenated English
+    // word stood for its parts.
+    assert!(found >= 100, "{f:?}");
     assert_eq!(f.same_topic.0, 392, "{f:?}");
     // 1 of 392 (4 before single-pair matches needed `SINGLE_PAIR_CONFIDENCE`).
     assert!(f.same_topic.1 <= 1, "{f:?}");
@@ -606,8 +608,8 @@ fn the_held_out_manual_set_measures_what_the_documentation_says() {
     assert!(f.same_topic_with_translated_passages <= 8, "{f:?}");
     // 0.068 before a translated passage was kept beside a same-language match of its source's copied
     // names and a full stop followed by an ideograph ended a sentence (0.066 since, 0.061 with the
-    // passage bars of `PASSAGE_CONFIDENCE`).
-    assert!(f.partial_ratio_error <= 0.061, "{f:?}");
+    // passage bars of `PASSAGE_CONFIDENCE`, 0.054 once a hyphenated English word stood for its parts).
+    assert!(f.partial_ratio_error <= 0.055, "{f:?}");
 }
 
 /// LibreOffice's help shared by every application and Basic's (calibration): office software, short
@@ -621,16 +623,17 @@ fn the_held_out_manual_set_measures_what_the_documentation_says() {
 fn the_office_help_calibration_set_holds_its_figures() {
     manual_set("translation-libreoffice-general").holds(Floors {
         // 225, 309 and 4 before a lone joined pair needed `SINGLE_JOINED_PAIR_CONFIDENCE`; 222 before
-        // a weak join could no longer displace a sure one-to-one pair.
-        en_zh: (253, 226),
+        // a weak join could no longer displace a sure one-to-one pair; 226 before a hyphenated
+        // English word stood for its parts.
+        en_zh: (253, 229),
         zh_en: (348, 308),
         same_topic: (1068, 1),
         // 16 before the passage bars of `PASSAGE_CONFIDENCE` (0.5, and 1.0 under `PARTIAL_COVER`).
         with_passages: 15,
         // 0.0593 before a full stop followed by an ideograph ended a sentence: one document then
         // counted a writer's sentence glued to an inserted translated one (0.0605 since, 0.0564 with
-        // the passage bars).
-        partial_ratio_error: 0.057,
+        // the passage bars, 0.0555 with hyphenated words' parts).
+        partial_ratio_error: 0.056,
     });
 }
 
@@ -645,16 +648,18 @@ fn the_office_help_calibration_set_holds_its_figures() {
 #[test]
 fn the_office_help_held_out_set_measures_what_the_documentation_says() {
     manual_set("translation-libreoffice-apps").holds(Floors {
-        // 217, 327 and 5 (0.53 %) before a lone joined pair needed `SINGLE_JOINED_PAIR_CONFIDENCE`.
-        en_zh: (266, 215),
-        zh_en: (378, 324),
+        // 217, 327 and 5 (0.53 %) before a lone joined pair needed `SINGLE_JOINED_PAIR_CONFIDENCE`;
+        // 215 and 324 before a hyphenated English word stood for its parts.
+        en_zh: (266, 216),
+        zh_en: (378, 326),
         same_topic: (951, 4),
         // 10 and 0.086 before the passage bars of `PASSAGE_CONFIDENCE` (0.5, and 1.0 under
         // `PARTIAL_COVER`); 0.082 before a plural Latin token kept its singular: one document's
         // inserted translated sentence ("serifs") is now found, and that document was already
-        // counted over its truth.
+        // counted over its truth. 0.0855 → 0.0878 once a hyphenated English word stood for its parts:
+        // the same document's "right-clicking" sentence is now found as well.
         with_passages: 8,
-        partial_ratio_error: 0.086,
+        partial_ratio_error: 0.088,
     });
 }
 

@@ -11,8 +11,9 @@
 //!   word's concepts are those of its gloss words (a word the lexicon lacks: those of its characters;
 //!   in sentences, a compound of three or more characters also has those of its dictionary parts:
 //!   管理工具, 管理 and 工具);
-//!   Latin words inside Chinese text (commands, names) stand for their own stems. Numbers, punctuation
-//!   and stop words are left out.
+//!   Latin words inside Chinese text (commands, names) stand for their own stems. In sentences, a
+//!   hyphenated English word or Latin token stands for its parts' stems ("client-server": client,
+//!   server), or for its own when no part has one. Numbers, punctuation and stop words are left out.
 //! - **Sentences**: a paragraph is cut after `。！？；!?`, and after `.` or `;` followed by whitespace
 //!   (see [`split`]); each sentence
 //!   has a language (Chinese when at least a fifth of its letters are ideographs), its words' concepts
@@ -538,8 +539,23 @@ fn push_word_concepts(lexicon: &Lexicon, word: &str, hash: u64, out: &mut Vec<u6
         } else {
             push_ideograph_concepts(lexicon, word, hash, out);
         }
-    } else if let Some((_, c)) = english_concept(word, hash) {
-        out.push(c);
+    } else {
+        // A hyphenated compound stands for its parts ("client-server": client, server; a translation
+        // renders them as words of their own, 客户端 服务器), as a Chinese compound for its parts'
+        // glosses; one whose parts stand for nothing ("d-d-a") for itself, as a word.
+        let before = out.len();
+        if word.contains('-') {
+            for part in word.split('-').filter(|p| !p.is_empty()) {
+                if let Some((_, c)) = english_concept(part, word_hash(part)) {
+                    out.push(c);
+                }
+            }
+        }
+        if out.len() == before {
+            if let Some((_, c)) = english_concept(word, hash) {
+                out.push(c);
+            }
+        }
     }
 }
 

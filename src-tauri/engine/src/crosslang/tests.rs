@@ -476,6 +476,36 @@ fn one(text: &str) -> Sentence {
 }
 
 #[test]
+fn a_hyphenated_english_word_stands_for_its_parts() {
+    // "client-server" is 客户端 服务器 in the translation: each part covers (and is covered by) the
+    // Chinese word of its own. Read whole, as one stem, it covered nothing.
+    let zh = one("返回值在客户端服务器环境中定义。");
+    let en = one("The return value is defined in client-server environments.");
+    let nonsense = one("The return value is defined in quux-zorb environments.");
+    assert_eq!(en.words(), nonsense.words());
+    assert_eq!(covered_words(&en, &zh), covered_words(&nonsense, &zh) + 1);
+    assert_eq!(covered_words(&zh, &en), covered_words(&zh, &nonsense) + 2);
+    // A part meets only its own gloss: with 服务器 alone, the compound is still covered, and 服务器
+    // only once.
+    let zh_server = one("返回值在服务器环境中定义。");
+    assert_eq!(covered_words(&en, &zh_server), covered_words(&en, &zh));
+    assert_eq!(covered_words(&zh_server, &en) + 1, covered_words(&zh, &en));
+    let zh_database = one("返回值在数据库环境中定义。");
+    assert_eq!(
+        covered_words(&en, &zh_database) + 1,
+        covered_words(&en, &zh)
+    );
+    // On the Chinese side a Latin compound is its parts too.
+    let zh_latin = one("返回值在 client-server 环境中定义。");
+    assert_eq!(covered_words(&zh_latin, &en), zh_latin.words());
+    // A compound of letters ("d-d-a", a list's nickname both sides keep) is still a word of its own.
+    let zh_list = one("d-d-a 是唯一的列表。");
+    let en_list = one("d-d-a is the only list.");
+    assert_eq!(en_list.words(), 2);
+    assert_eq!(covered_words(&en_list, &zh_list), 2);
+}
+
+#[test]
 fn an_anchor_is_kept_in_its_plural_and_counts_once() {
     let zh = one("使用 live CD 或 debian-installer CD 以救援模式启动你的系统。");
     let plural = one("Boot your system with live CDs or debian-installer CDs in rescue mode.");
@@ -589,15 +619,15 @@ fn remembered_word_concepts_are_the_lexicons_own() {
 fn without_joins_a_sure_pair_is_not_displaced_by_a_weak_join() {
     // "A. B." against "A'. B'.": A pairs A' fully, B pairs B' under the pairing score, and A and B
     // joined pair B' at it, covering more: the alignment takes the join. One to one, A pairs A' and B
-    // pairs B' in the gap after it.
+    // pairs B' in the gap after it. (Written "sub-document", B pairs B' at the score: the parts cover
+    // 子文档.)
     let lex = Lexicon::embedded();
-    let en = sentences(
-        tok(),
-        lex,
+    let text =
         "The Navigator lists the main components of the master document. If you rest the mouse \
-         pointer over a name of a sub-document in the list, the full path of the sub-document is \
-         displayed.",
-    );
+         pointer over a name of a subdocument in the list, the full path of the subdocument is \
+         displayed.";
+    let en = sentences(tok(), lex, text);
+    let hyphenated = sentences(tok(), lex, &text.replace("subdocument", "sub-document"));
     let zh = sentences(
         tok(),
         lex,
@@ -614,4 +644,10 @@ fn without_joins_a_sure_pair_is_not_displaced_by_a_weak_join() {
         "{unjoined:?}"
     );
     assert!(unjoined.iter().all(|p| !p.joined));
+    let (pairs, share) = translation(&hyphenated, &zh);
+    assert_eq!(share, 1.0);
+    assert!(
+        pairs.len() == 2 && pairs.iter().all(|p| !p.gap && !p.joined),
+        "{pairs:?}"
+    );
 }
