@@ -386,8 +386,9 @@ fn the_second_calibration_manual_set_holds_its_figures() {
     // 3 before step 6's model read each side's cover and words.
     assert!(f.same_topic.1 <= 1, "{f:?}");
     assert!(f.same_topic_with_translated_passages <= 1, "{f:?}");
-    // 0.081 before pairs scoring under `PARTIAL_COVER` could count at `SINGLE_PAIR_CONFIDENCE`.
-    assert!(f.partial_ratio_error <= 0.081, "{f:?}");
+    // 0.081 before pairs scoring under `PARTIAL_COVER` could count at `SINGLE_PAIR_CONFIDENCE`, 0.080
+    // before a closed English compound the lexicon lacks stood for its two words.
+    assert!(f.partial_ratio_error <= 0.079, "{f:?}");
 }
 
 const ZH_OWN: [&str; 3] = [
@@ -590,8 +591,9 @@ fn the_held_out_manual_set_measures_what_the_documentation_says() {
     println!("{f:?}");
     let (n, found) = f.found["zh->en"];
     assert_eq!(n, 110);
-    // 99 before a lone joined pair needed `SINGLE_JOINED_PAIR_CONFIDENCE`.
-    assert!(found >= 98, "{f:?}");
+    // 99 before a lone joined pair needed `SINGLE_JOINED_PAIR_CONFIDENCE`, 98 before a closed English
+    // compound the lexicon lacks stood for its two words.
+    assert!(found >= 99, "{f:?}");
     let (n, found) = f.found["en->zh"];
     assert_eq!(n, 110);
     // 91 before gap pairs (`crosslang::GAP_COVER`), 96 before step 6's model read each side's cover
@@ -608,8 +610,9 @@ fn the_held_out_manual_set_measures_what_the_documentation_says() {
     assert!(f.same_topic_with_translated_passages <= 8, "{f:?}");
     // 0.068 before a translated passage was kept beside a same-language match of its source's copied
     // names and a full stop followed by an ideograph ended a sentence (0.066 since, 0.061 with the
-    // passage bars of `PASSAGE_CONFIDENCE`, 0.054 once a hyphenated English word stood for its parts).
-    assert!(f.partial_ratio_error <= 0.055, "{f:?}");
+    // passage bars of `PASSAGE_CONFIDENCE`, 0.054 once a hyphenated English word stood for its parts,
+    // 0.052 once a closed compound did).
+    assert!(f.partial_ratio_error <= 0.053, "{f:?}");
 }
 
 /// LibreOffice's help shared by every application and Basic's (calibration): office software, short
@@ -624,9 +627,10 @@ fn the_office_help_calibration_set_holds_its_figures() {
     manual_set("translation-libreoffice-general").holds(Floors {
         // 225, 309 and 4 before a lone joined pair needed `SINGLE_JOINED_PAIR_CONFIDENCE`; 222 before
         // a weak join could no longer displace a sure one-to-one pair; 226 before a hyphenated
-        // English word stood for its parts.
-        en_zh: (253, 229),
-        zh_en: (348, 308),
+        // English word stood for its parts; 229 and 308 before a closed compound the lexicon lacks
+        // ("spellchecking") stood for its two words.
+        en_zh: (253, 232),
+        zh_en: (348, 310),
         same_topic: (1068, 1),
         // 16 before the passage bars of `PASSAGE_CONFIDENCE` (0.5, and 1.0 under `PARTIAL_COVER`).
         with_passages: 15,
@@ -657,9 +661,10 @@ fn the_office_help_held_out_set_measures_what_the_documentation_says() {
         // `PARTIAL_COVER`); 0.082 before a plural Latin token kept its singular: one document's
         // inserted translated sentence ("serifs") is now found, and that document was already
         // counted over its truth. 0.0855 → 0.0878 once a hyphenated English word stood for its parts:
-        // the same document's "right-clicking" sentence is now found as well.
+        // the same document's "right-clicking" sentence is now found as well; 0.0849 once a closed
+        // compound the lexicon lacks stood for its two words.
         with_passages: 8,
-        partial_ratio_error: 0.088,
+        partial_ratio_error: 0.085,
     });
 }
 

@@ -13,7 +13,9 @@
 //!   管理工具, 管理 and 工具);
 //!   Latin words inside Chinese text (commands, names) stand for their own stems. In sentences, a
 //!   hyphenated English word or Latin token stands for its parts' stems ("client-server": client,
-//!   server), or for its own when no part has one. Numbers, punctuation and stop words are left out.
+//!   server), or for its own when no part has one; a closed compound the lexicon does not gloss also
+//!   for the two glossed words it splits into ("spellchecking": spell, check). Numbers, punctuation
+//!   and stop words are left out.
 //! - **Sentences**: a paragraph is cut after `。！？；!?`, and after `.` or `;` followed by whitespace
 //!   (see [`split`]); each sentence
 //!   has a language (Chinese when at least a fifth of its letters are ideographs), its words' concepts
@@ -554,9 +556,60 @@ fn push_word_concepts(lexicon: &Lexicon, word: &str, hash: u64, out: &mut Vec<u6
         if out.len() == before {
             if let Some((_, c)) = english_concept(word, hash) {
                 out.push(c);
+                if lexicon.generality(c) == 0 {
+                    out.extend(closed_compound(lexicon, word, hash).into_iter().flatten());
+                }
             }
         }
     }
+}
+
+/// The concepts of the two words a closed English compound the lexicon does not know is made of
+/// ("spellchecking": spell, check; "autorecovery": auto, recovery), when it splits into two such words
+/// of at least three letters that the lexicon glosses (the most even split); remembered per thread
+/// by the word's hash.
+fn closed_compound(lexicon: &Lexicon, word: &str, hash: u64) -> Option<[u64; 2]> {
+    thread_local! {
+        static CACHE: std::cell::RefCell<rustc_hash::FxHashMap<u64, Option<[u64; 2]>>> =
+            std::cell::RefCell::new(rustc_hash::FxHashMap::default());
+    }
+    const PART: usize = 3;
+    if word.len() < 2 * PART || !word.bytes().all(|b| b.is_ascii_lowercase()) {
+        return None;
+    }
+    let known = |part: &str| {
+        let s = stem(part);
+        let c = concept(&s);
+        (s.len() > 1 && lexicon.generality(c) > 0).then_some(c)
+    };
+    let split = || {
+        let mut best: Option<(usize, [u64; 2])> = None;
+        for i in PART..=word.len() - PART {
+            let shorter = i.min(word.len() - i);
+            if best.is_some_and(|(b, _)| b >= shorter) {
+                continue;
+            }
+            if let (Some(a), Some(b)) = (known(&word[..i]), known(&word[i..])) {
+                best = Some((shorter, [a, b]));
+            }
+        }
+        best.map(|(_, parts)| parts)
+    };
+    if !std::ptr::eq(lexicon, Lexicon::embedded()) {
+        return split();
+    }
+    CACHE.with(|cache| {
+        let mut cache = cache.borrow_mut();
+        if let Some(&c) = cache.get(&hash) {
+            return c;
+        }
+        let c = split();
+        if cache.len() >= 1 << 16 {
+            cache.clear();
+        }
+        cache.insert(hash, c);
+        c
+    })
 }
 
 thread_local! {

@@ -619,15 +619,15 @@ fn remembered_word_concepts_are_the_lexicons_own() {
 fn without_joins_a_sure_pair_is_not_displaced_by_a_weak_join() {
     // "A. B." against "A'. B'.": A pairs A' fully, B pairs B' under the pairing score, and A and B
     // joined pair B' at it, covering more: the alignment takes the join. One to one, A pairs A' and B
-    // pairs B' in the gap after it. (Written "sub-document", B pairs B' at the score: the parts cover
-    // 子文档.)
+    // pairs B' in the gap after it. ("subdoc", a word neither the lexicon nor its parts cover: written
+    // "sub-document", or "subdocument", B pairs B' at the score, since the parts cover 子文档.)
     let lex = Lexicon::embedded();
     let text =
         "The Navigator lists the main components of the master document. If you rest the mouse \
-         pointer over a name of a subdocument in the list, the full path of the subdocument is \
+         pointer over a name of a subdoc in the list, the full path of the subdoc is \
          displayed.";
     let en = sentences(tok(), lex, text);
-    let hyphenated = sentences(tok(), lex, &text.replace("subdocument", "sub-document"));
+    let hyphenated = sentences(tok(), lex, &text.replace("subdoc", "sub-document"));
     let zh = sentences(
         tok(),
         lex,
@@ -650,4 +650,33 @@ fn without_joins_a_sure_pair_is_not_displaced_by_a_weak_join() {
         pairs.len() == 2 && pairs.iter().all(|p| !p.gap && !p.joined),
         "{pairs:?}"
     );
+}
+
+#[test]
+fn a_closed_compound_the_lexicon_does_not_know_stands_for_its_two_words() {
+    let lex = Lexicon::embedded();
+    let concepts = |w: &str| {
+        let mut out = Vec::new();
+        push_word_concepts(lex, w, word_hash(w), &mut out);
+        out
+    };
+    let c = |w: &str| concept(&stem(w));
+    // Unknown whole, two glossed words: itself and both parts (the most even split).
+    assert_eq!(
+        concepts("spellchecking"),
+        vec![c("spellchecking"), c("spell"), c("checking")]
+    );
+    assert_eq!(
+        concepts("autorecovery"),
+        vec![c("autorecovery"), c("auto"), c("recovery")]
+    );
+    // A word the lexicon glosses is not split ("keyboard", 键盘), nor one without such parts.
+    assert_eq!(concepts("keyboard"), vec![c("keyboard")]);
+    assert_eq!(concepts("debian"), vec![c("debian")]);
+    // In a pair: 拼写 检查 covers "spellchecking", and it covers them.
+    let zh = one("在文档中启用拼写检查。");
+    let en = one("Enable spellchecking in the document.");
+    let unknown = one("Enable zqxjkvbwp in the document.");
+    assert_eq!(covered_words(&en, &zh), covered_words(&unknown, &zh) + 1);
+    assert_eq!(covered_words(&zh, &en), covered_words(&zh, &unknown) + 2);
 }
