@@ -20,7 +20,13 @@ use crate::library::shortlist::{reading_order, ConceptQuery};
 
 /// Paragraphs of the cross-language shortlist's first keys looked up in its other keys (see
 /// [`Index::shortlist_rare`]).
-pub const PROBED: usize = 64;
+pub const PROBED: usize = 512;
+/// From this many library paragraphs on, the cross-language shortlist also gives the paragraphs that
+/// share as many keys as the last one asked for, up to [`TIES_WIDENING`] times as many (see
+/// [`Index::shortlist_rare`]).
+pub const TIES_FROM: usize = 100_000;
+/// See [`TIES_FROM`].
+pub const TIES_WIDENING: usize = 8;
 
 /// Position of a paragraph in the index.
 pub type Slot = u32;
@@ -316,8 +322,9 @@ impl Index {
     /// 2. Each of those is looked up in the other keys' posting lists (sorted by slot: a binary search
     ///    each), so that its count is over every key looked up.
     ///
-    /// At least the query's `min_shared`, most first, at most `n`, ties by slot; paragraphs of
-    /// document `exclude` left out. A paragraph holding fewer than two of the keys read within the
+    /// At least the query's `min_shared`, most first, at most `n`, ties by slot (in a library of
+    /// [`TIES_FROM`] paragraphs or more, also those tied with the `n`th, at most `n` ×
+    /// [`TIES_WIDENING`] in all); paragraphs of document `exclude` left out. A paragraph holding fewer than two of the keys read within the
     /// budget (none, when one is read) is not found unless every key is read within it.
     pub fn shortlist_rare(
         &self,
@@ -376,7 +383,17 @@ impl Index {
                     .count() as u32;
             }
         }
-        self.most_shared(counts.into_iter(), min_shared, n, exclude)
+        if self.len() < TIES_FROM {
+            return self.most_shared(counts.into_iter(), min_shared, n, exclude);
+        }
+        // In a large library many paragraphs share as many of the keys as the source, and the slot
+        // broke their ties: the tied ones are verified too.
+        let mut out = self.most_shared(counts.into_iter(), min_shared, n * TIES_WIDENING, exclude);
+        if let Some(&(_, last)) = out.get(n.wrapping_sub(1)) {
+            let ties = out[n..].iter().take_while(|c| c.1 == last).count();
+            out.truncate(n + ties);
+        }
+        out
     }
 
     /// How many of `lists` hold each paragraph that at least `floor` of them hold (each list's slots
@@ -530,6 +547,44 @@ mod tests {
         assert_eq!(index.shortlist_rare(&query(1), 5, 10, None), vec![(0, 5)]);
         // Every paragraph is in document 1.
         assert!(index.shortlist_rare(&query(1), 32, 10, Some(1)).is_empty());
+    }
+
+    #[test]
+    fn in_a_large_library_the_rare_shortlist_gives_the_ties_of_the_last_candidate_too() {
+        // Paragraphs 0..5 hold keys 10..13 (three shared), paragraphs 5..40 keys 10..12 (two), the
+        // rest key 1 only; the question asks for 2 candidates sharing at least 2.
+        let build = |size: usize| {
+            let lists: Vec<Vec<u32>> = (0..size)
+                .map(|i| match i {
+                    0..5 => vec![10, 11, 12],
+                    5..40 => vec![10, 11],
+                    _ => vec![1],
+                })
+                .collect();
+            Index::from_flat(flat(&lists.iter().map(Vec::as_slice).collect::<Vec<_>>()))
+        };
+        let keys = [10, 11, 12];
+        let query = ConceptQuery {
+            keys: &keys,
+            generality: &[1, 1, 1],
+            ends: &[1, 2, 3],
+            min_shared: 2,
+        };
+        // Small: the first 2, ties by slot.
+        assert_eq!(
+            build(1_000).shortlist_rare(&query, 32, 2, None),
+            vec![(0, 3), (1, 3)]
+        );
+        // Large: all 5 sharing as many as the second; at most 2 × TIES_WIDENING when 2 share fewer.
+        let large = build(TIES_FROM);
+        let five: Vec<(Slot, u32)> = (0..5).map(|i| (i, 3)).collect();
+        assert_eq!(large.shortlist_rare(&query, 32, 2, None), five);
+        let want = 6 * TIES_WIDENING;
+        assert_eq!(
+            large.shortlist_rare(&query, 32, 6, None).len(),
+            want.min(40)
+        );
+        assert_eq!(large.shortlist_rare(&query, 32, 5, None), five);
     }
 
     #[test]
