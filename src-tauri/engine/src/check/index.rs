@@ -324,8 +324,9 @@ impl Index {
     ///
     /// At least the query's `min_shared`, most first, at most `n`, ties by slot (in a library of
     /// [`TIES_FROM`] paragraphs or more, also those tied with the `n`th, at most `n` ×
-    /// [`TIES_WIDENING`] in all); paragraphs of document `exclude` left out. A paragraph holding fewer than two of the keys read within the
-    /// budget (none, when one is read) is not found unless every key is read within it.
+    /// [`TIES_WIDENING`] in all); paragraphs of document `exclude` left out. A paragraph holding
+    /// fewer than two of the keys read within the budget (none, when one is read) is not found unless
+    /// every key is read within it.
     pub fn shortlist_rare(
         &self,
         query: &ConceptQuery<'_>,
