@@ -554,9 +554,15 @@ fn push_word_concepts(lexicon: &Lexicon, word: &str, hash: u64, out: &mut Vec<u6
             }
         }
         if out.len() == before {
-            if let Some((_, c)) = english_concept(word, hash) {
+            if let Some((generality, c)) = english_concept(word, hash) {
                 out.push(c);
-                if lexicon.generality(c) == 0 {
+                // `english_concept` gives the embedded lexicon's generality: no second probe.
+                let unknown = if std::ptr::eq(lexicon, Lexicon::embedded()) {
+                    generality == 0
+                } else {
+                    lexicon.generality(c) == 0
+                };
+                if unknown {
                     out.extend(closed_compound(lexicon, word, hash).into_iter().flatten());
                 }
             }
