@@ -18,6 +18,8 @@ use crate::error::Result;
 /// 249, 311 and 406 ms; at 10M 26 and 62 with 16,384 and 65,536 (828 and 1,865 ms). Libraries of up
 /// to 100,000 paragraphs find the same with each (216 and 214). 131,072 found fewer at 1M (190): the
 /// more keys are counted before the best go on, the more the count is of keys many paragraphs share.
+/// The in-memory index reads more in a library where one key may have more (`check::Index`'s
+/// `rare_budget`: from 1,310,720 paragraphs on); the server path reads this many.
 pub const RARE_POSTINGS_BUDGET: usize = 65_536;
 
 /// A shortlisted library paragraph: what the checker needs of it before reading its text.
