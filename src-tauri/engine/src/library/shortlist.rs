@@ -19,7 +19,7 @@ use crate::error::Result;
 /// to 100,000 paragraphs find the same with each (216 and 214). 131,072 found fewer at 1M (190): the
 /// more keys are counted before the best go on, the more the count is of keys many paragraphs share.
 /// The in-memory index reads more in a library where one key may have more (`check::Index`'s
-/// `rare_budget`: from 1,310,720 paragraphs on); the server path reads this many.
+/// `rare_budget`: from 1,310,720 paragraphs on); the server path reads this many at most.
 pub const RARE_POSTINGS_BUDGET: usize = 65_536;
 
 /// A shortlisted library paragraph: what the checker needs of it before reading its text.

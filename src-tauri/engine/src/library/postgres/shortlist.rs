@@ -190,12 +190,13 @@ impl Shortlist for PgLibrary {
     ) -> Result<Vec<Shortlisted>> {
         let budget = crate::library::shortlist::RARE_POSTINGS_BUDGET;
         self.read_split(|c, mut helper| {
-            // A concept in more than 2% of the paragraphs (at least 100) is skipped (5% in the
-            // in-memory index, measured there at scale; not measured here); one held by
-            // more than the budget is never read either (it would pass the budget alone). Unlike the
-            // in-memory index, paragraphs are counted over the keys read only (no second step that
-            // looks the best of them up in the other keys' postings).
-            let limit = (paragraph_count(c)? / 50).max(100).min(budget as i64 + 1);
+            // A concept in more than 5% of the paragraphs (at least 100) is skipped, as in the
+            // in-memory index (`check::Index::rare_limit`); one held by more than the budget is
+            // never read either (it would pass the budget alone). Unlike the in-memory index,
+            // paragraphs are counted over the keys read only (no second step that looks the best of
+            // them up in the other keys' postings), ties go by paragraph id, and the budget does
+            // not grow with the library.
+            let limit = (paragraph_count(c)? / 20).max(100).min(budget as i64 + 1);
             // Each paragraph reads only its first keys, so the keys' counters are read first and the
             // postings fetched only of the keys some paragraph reads.
             let keys = distinct_keys(queries.iter().map(|q| q.keys));
