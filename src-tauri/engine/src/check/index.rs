@@ -273,7 +273,8 @@ impl Index {
     /// paragraphs on), so that the step reads more than the first key's list. In
     /// `tongwen-translation-bench` at 10M paragraphs (the budget 500,000): 207 of 240 found
     /// against 158 with 65,536, for a warm check of its 720 paragraphs of 13.2 s against 2.7 s (one
-    /// run each; docs/how-it-works.md, "At scale").
+    /// run each; 7.8 s once only paragraphs' questions grew: `ConceptQuery::budget_grows`;
+    /// docs/how-it-works.md, "At scale").
     fn rare_budget(&self) -> usize {
         RARE_POSTINGS_BUDGET.max(self.rare_limit())
     }
@@ -398,7 +399,11 @@ impl Index {
             return Vec::new();
         }
         // In reading order, within a budget of postings read (the first list always).
-        let budget = self.rare_budget();
+        let budget = if query.budget_grows {
+            self.rare_budget()
+        } else {
+            RARE_POSTINGS_BUDGET
+        };
         let mut read = 0;
         let within = lists
             .iter()
@@ -605,6 +610,7 @@ mod tests {
             generality: &generality,
             ends: &ends,
             min_shared,
+            budget_grows: true,
         };
         assert_eq!(
             index.shortlist_rare(&query(2), 32, 10, None),
@@ -637,6 +643,7 @@ mod tests {
             generality: &[1, 1, 1],
             ends: &[1, 2, 3],
             min_shared: 2,
+            budget_grows: true,
         };
         // Small: the first 2, ties by slot.
         assert_eq!(
@@ -675,6 +682,7 @@ mod tests {
             generality: &[1, 1, 1],
             ends: &[1, 2, 3],
             min_shared: 2,
+            budget_grows: true,
         };
         // Small: ties by slot. Large: the ten holding the rare key first, whatever their slots.
         let first = |index: &Index| -> Vec<Slot> {
@@ -703,6 +711,30 @@ mod tests {
         assert_eq!(sized(1_000).rare_budget(), RARE_POSTINGS_BUDGET);
         assert_eq!(sized(1_310_720).rare_budget(), RARE_POSTINGS_BUDGET);
         assert_eq!(sized(2_000_000).rare_budget(), 100_000);
+        // In a library of 1,400,000 (budget 70,000), two keys of 34,000 holders each, 17,000 of
+        // them holding both: a paragraph's question reads both within its budget; a sentence's,
+        // within 65,536, reads one and probes the first of its holders, which hold only that one.
+        let lists: Vec<Vec<u32>> = (0..1_400_000)
+            .map(|i| match i {
+                0..17_000 => vec![10],
+                17_000..34_000 => vec![10, 11],
+                34_000..51_000 => vec![11],
+                _ => vec![1],
+            })
+            .collect();
+        let large = Index::from_flat(flat(&lists.iter().map(Vec::as_slice).collect::<Vec<_>>()));
+        let question = |budget_grows| ConceptQuery {
+            keys: &[10, 11],
+            generality: &[1, 1],
+            ends: &[1, 2],
+            min_shared: 2,
+            budget_grows,
+        };
+        let found = large.shortlist_rare(&question(true), 32, 2, None);
+        assert_eq!(found.first(), Some(&(17_000, 2)));
+        assert!(large
+            .shortlist_rare(&question(false), 32, 2, None)
+            .is_empty());
     }
 
     #[test]
@@ -728,6 +760,7 @@ mod tests {
             generality: &generality,
             ends: &ends,
             min_shared: 2,
+            budget_grows: true,
         };
         let first = index.shortlist_rare(&query(&x), 32, 10, None);
         assert_eq!(first, (0..10).map(|s| (s, 6)).collect::<Vec<_>>());

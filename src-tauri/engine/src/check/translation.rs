@@ -107,13 +107,15 @@ struct Prepared {
     candidates: Vec<Candidate>,
 }
 
-/// The shortlist's question of `terms`: a candidate shares at least `min_shared` keys.
-fn query(terms: &ConceptTerms, min_shared: u32) -> ConceptQuery<'_> {
+/// The shortlist's question of `terms`: a candidate shares at least `min_shared` keys; a paragraph's
+/// question reads more postings in a large library, a sentence's does not (`budget_grows`).
+fn query(terms: &ConceptTerms, min_shared: u32, budget_grows: bool) -> ConceptQuery<'_> {
     ConceptQuery {
         keys: &terms.keys,
         generality: &terms.generality,
         ends: &terms.ends,
         min_shared,
+        budget_grows,
     }
 }
 
@@ -193,13 +195,13 @@ pub(super) fn add_translations(
     let paragraph_queries: Vec<ConceptQuery<'_>> = read
         .iter()
         .flatten()
-        .map(|r| query(&r.terms, MIN_SHARED))
+        .map(|r| query(&r.terms, MIN_SHARED, true))
         .collect();
     let sentence_queries: Vec<ConceptQuery<'_>> = read
         .iter()
         .flatten()
         .flat_map(|r| r.sentence_terms.iter())
-        .map(|terms| query(terms, SENTENCE_MIN_SHARED))
+        .map(|terms| query(terms, SENTENCE_MIN_SHARED, false))
         .collect();
     let mut lists = shortlist
         .shortlist_rare_each(&paragraph_queries, LOOKUPS, CANDIDATES, exclude)?
