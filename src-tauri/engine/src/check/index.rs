@@ -623,28 +623,37 @@ mod tests {
         assert!(index.shortlist_rare(&query(1), 32, 10, Some(1)).is_empty());
     }
 
+    /// An index of `size` paragraphs, paragraph `i` holding `keys(i)`.
+    fn index_of(size: usize, keys: impl Fn(usize) -> Vec<u32>) -> Index {
+        let lists: Vec<Vec<u32>> = (0..size).map(keys).collect();
+        Index::from_flat(flat(&lists.iter().map(Vec::as_slice).collect::<Vec<_>>()))
+    }
+
+    /// A cross-language question of `keys` (at most 8), each a term of its own of generality 1.
+    fn one_key_terms(keys: &[u32], min_shared: u32, budget_grows: bool) -> ConceptQuery<'_> {
+        const ONES: [u32; 8] = [1; 8];
+        const ENDS: [u32; 8] = [1, 2, 3, 4, 5, 6, 7, 8];
+        ConceptQuery {
+            keys,
+            generality: &ONES[..keys.len()],
+            ends: &ENDS[..keys.len()],
+            min_shared,
+            budget_grows,
+        }
+    }
+
     #[test]
     fn in_a_large_library_the_rare_shortlist_gives_the_ties_of_the_last_candidate_too() {
         // Paragraphs 0..5 hold keys 10..13 (three shared), paragraphs 5..40 keys 10..12 (two), the
         // rest key 1 only; the question asks for 2 candidates sharing at least 2.
         let build = |size: usize| {
-            let lists: Vec<Vec<u32>> = (0..size)
-                .map(|i| match i {
-                    0..5 => vec![10, 11, 12],
-                    5..40 => vec![10, 11],
-                    _ => vec![1],
-                })
-                .collect();
-            Index::from_flat(flat(&lists.iter().map(Vec::as_slice).collect::<Vec<_>>()))
+            index_of(size, |i| match i {
+                0..5 => vec![10, 11, 12],
+                5..40 => vec![10, 11],
+                _ => vec![1],
+            })
         };
-        let keys = [10, 11, 12];
-        let query = ConceptQuery {
-            keys: &keys,
-            generality: &[1, 1, 1],
-            ends: &[1, 2, 3],
-            min_shared: 2,
-            budget_grows: true,
-        };
+        let query = one_key_terms(&[10, 11, 12], 2, true);
         // Small: the first 2, ties by slot.
         assert_eq!(
             build(1_000).shortlist_rare(&query, 32, 2, None),
@@ -667,23 +676,13 @@ mod tests {
         // Paragraphs 0..300 hold the common key 10 and key 11; paragraphs 300..310 the rare key 12
         // and key 11; the rest key 1. Each of the 310 shares two of the question's keys.
         let build = |size: usize| {
-            let lists: Vec<Vec<u32>> = (0..size)
-                .map(|i| match i {
-                    0..300 => vec![10, 11],
-                    300..310 => vec![11, 12],
-                    _ => vec![1],
-                })
-                .collect();
-            Index::from_flat(flat(&lists.iter().map(Vec::as_slice).collect::<Vec<_>>()))
+            index_of(size, |i| match i {
+                0..300 => vec![10, 11],
+                300..310 => vec![11, 12],
+                _ => vec![1],
+            })
         };
-        let keys = [10, 11, 12];
-        let query = ConceptQuery {
-            keys: &keys,
-            generality: &[1, 1, 1],
-            ends: &[1, 2, 3],
-            min_shared: 2,
-            budget_grows: true,
-        };
+        let query = one_key_terms(&[10, 11, 12], 2, true);
         // Small: ties by slot. Large: the ten holding the rare key first, whatever their slots.
         let first = |index: &Index| -> Vec<Slot> {
             index
@@ -704,32 +703,20 @@ mod tests {
 
     #[test]
     fn the_rare_budget_grows_with_the_library_past_the_fixed_one() {
-        let sized = |paragraphs: usize| {
-            let lists: Vec<Vec<u32>> = vec![vec![1]; paragraphs];
-            Index::from_flat(flat(&lists.iter().map(Vec::as_slice).collect::<Vec<_>>()))
-        };
+        let sized = |paragraphs: usize| index_of(paragraphs, |_| vec![1]);
         assert_eq!(sized(1_000).rare_budget(), RARE_POSTINGS_BUDGET);
         assert_eq!(sized(1_310_720).rare_budget(), RARE_POSTINGS_BUDGET);
         assert_eq!(sized(2_000_000).rare_budget(), 100_000);
         // In a library of 1,400,000 (budget 70,000), two keys of 34,000 holders each, 17,000 of
         // them holding both: a paragraph's question reads both within its budget; a sentence's,
         // within 65,536, reads one and probes the first of its holders, which hold only that one.
-        let lists: Vec<Vec<u32>> = (0..1_400_000)
-            .map(|i| match i {
-                0..17_000 => vec![10],
-                17_000..34_000 => vec![10, 11],
-                34_000..51_000 => vec![11],
-                _ => vec![1],
-            })
-            .collect();
-        let large = Index::from_flat(flat(&lists.iter().map(Vec::as_slice).collect::<Vec<_>>()));
-        let question = |budget_grows| ConceptQuery {
-            keys: &[10, 11],
-            generality: &[1, 1],
-            ends: &[1, 2],
-            min_shared: 2,
-            budget_grows,
-        };
+        let large = index_of(1_400_000, |i| match i {
+            0..17_000 => vec![10],
+            17_000..34_000 => vec![10, 11],
+            34_000..51_000 => vec![11],
+            _ => vec![1],
+        });
+        let question = |budget_grows| one_key_terms(&[10, 11], 2, budget_grows);
         let found = large.shortlist_rare(&question(true), 32, 2, None);
         assert_eq!(found.first(), Some(&(17_000, 2)));
         assert!(large
