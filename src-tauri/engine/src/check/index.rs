@@ -265,7 +265,7 @@ impl Index {
     /// 100,000 paragraphs against 0.75), then 2% (`tongwen-translation-bench`: 217, 217, 215 and 144
     /// of 240 at 10,000, 100,000, 1M and 10M paragraphs against 223, 223, 219 and 151 with 5%).
     fn rare_limit(&self) -> usize {
-        (self.len() / 20).max(100)
+        crate::library::shortlist::rare_limit(self.len())
     }
 
     /// Postings the first step of [`Self::shortlist_rare`] reads at most: [`RARE_POSTINGS_BUDGET`], or

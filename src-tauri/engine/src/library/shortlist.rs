@@ -56,6 +56,13 @@ pub struct ConceptQuery<'a> {
     pub budget_grows: bool,
 }
 
+/// A concept held by more paragraphs than this, of a library of `paragraphs` (5%, at least 100), is
+/// too common to say where a translation came from; the cross-language shortlist skips it (the
+/// in-memory index's and the server's alike; `check::Index`'s `rare_limit` gives the history).
+pub fn rare_limit(paragraphs: usize) -> usize {
+    (paragraphs / 20).max(100)
+}
+
 /// Generality up to which a concept is read at the cost of its postings alone (see [`reading_order`]).
 pub const SPECIFIC: u32 = 25;
 

@@ -7,7 +7,7 @@ use rayon::prelude::*;
 use super::{as_stored, split, PgLibrary};
 use crate::error::Result;
 use crate::library::shortlist::{
-    reading_order, Candidate, ConceptQuery, KeyQuery, Shortlist, Shortlisted,
+    rare_limit, reading_order, Candidate, ConceptQuery, KeyQuery, Shortlist, Shortlisted,
 };
 
 /// Postings of a submission's keys, as the server's key index holds them: each key's paragraphs in id
@@ -191,12 +191,13 @@ impl Shortlist for PgLibrary {
         let budget = crate::library::shortlist::RARE_POSTINGS_BUDGET;
         self.read_split(|c, mut helper| {
             // A concept in more than 5% of the paragraphs (at least 100) is skipped, as in the
-            // in-memory index (`check::Index::rare_limit`); one held by more than the budget is
+            // in-memory index (`library::shortlist::rare_limit`); one held by more than the budget is
             // never read either (it would pass the budget alone). Unlike the in-memory index,
             // paragraphs are counted over the keys read only (no second step that looks the best of
             // them up in the other keys' postings), ties go by paragraph id, and the budget does
             // not grow with the library.
-            let limit = (paragraph_count(c)? / 20).max(100).min(budget as i64 + 1);
+            let paragraphs = usize::try_from(paragraph_count(c)?).unwrap_or(0);
+            let limit = rare_limit(paragraphs).min(budget + 1) as i64;
             // Each paragraph reads only its first keys, so the keys' counters are read first and the
             // postings fetched only of the keys some paragraph reads.
             let keys = distinct_keys(queries.iter().map(|q| q.keys));
