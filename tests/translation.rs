@@ -385,7 +385,10 @@ fn the_second_calibration_manual_set_holds_its_figures() {
     assert_eq!(f.same_topic.0, 767, "{f:?}");
     // 3 before step 6's model read each side's cover and words.
     assert!(f.same_topic.1 <= 1, "{f:?}");
-    assert!(f.same_topic_with_translated_passages <= 1, "{f:?}");
+    // 1 before a sentence of a Chinese paragraph with any ideograph was Chinese: the second is the
+    // same boilerplate sentence ("The full syntax is explained here: → <links>") translated, with
+    // other links.
+    assert!(f.same_topic_with_translated_passages <= 2, "{f:?}");
     // 0.081 before pairs scoring under `PARTIAL_COVER` could count at `SINGLE_PAIR_CONFIDENCE`, 0.080
     // before a closed English compound the lexicon lacks stood for its two words.
     assert!(f.partial_ratio_error <= 0.079, "{f:?}");

@@ -468,6 +468,12 @@ fn sentences_with(
     // Where each character starts in the paragraph's bytes, and where the last one ends.
     let mut at: Vec<usize> = paragraph.char_indices().map(|(i, _)| i).collect();
     at.push(paragraph.len());
+    // The paragraph's language, which its sentences keep when they can (see [`sentence_language`]).
+    let mut paragraph_letters = Letters::default();
+    for c in paragraph.chars() {
+        normalize_char(c, |n| paragraph_letters.add(n));
+    }
+    let paragraph_language = language_of_letters(paragraph_letters);
     // One buffer for every sentence's normalised text.
     let mut normalized = String::with_capacity(paragraph.len());
     split_chars(&chars)
@@ -484,7 +490,7 @@ fn sentences_with(
                     ascii += u32::from(n.is_ascii_alphanumeric());
                 });
             }
-            let language = language_of_letters(letters);
+            let language = sentence_language(letters, paragraph_language);
             let (mut keys, mut ends) = (Vec::new(), Vec::new());
             let (latin, numbers) = latin_tokens(&normalized, language);
             let first = indexed.as_deref().map_or(0, |i| i.concepts.len());
@@ -720,6 +726,19 @@ pub fn language_of_letters(letters: Letters) -> Language {
         Language::Chinese
     } else {
         Language::English
+    }
+}
+
+/// The language of a sentence of a paragraph of `paragraph` language, from its letters. A sentence of
+/// a Chinese paragraph with any ideograph is Chinese, however many Latin letters its commands, paths
+/// and names hold ("安装 libpam-ldap 会自动适应 /etc/pam.d/common-auth 文件中的默认 PAM 配置。" has
+/// 16 ideographs and 71 Latin letters); otherwise a sentence is Chinese when at least a fifth of its
+/// letters are ideographs, as a paragraph is ([`language_of`]).
+pub fn sentence_language(letters: Letters, paragraph: Language) -> Language {
+    if paragraph == Language::Chinese && letters.ideographs > 0 {
+        Language::Chinese
+    } else {
+        language_of_letters(letters)
     }
 }
 

@@ -680,3 +680,47 @@ fn a_closed_compound_the_lexicon_does_not_know_stands_for_its_two_words() {
     assert_eq!(covered_words(&en, &zh), covered_words(&unknown, &zh) + 1);
     assert_eq!(covered_words(&zh, &en), covered_words(&zh, &unknown) + 2);
 }
+
+/// A sentence of a Chinese paragraph that names commands and paths is Chinese however many Latin
+/// letters it holds (here 16 ideographs against 71 Latin letters, under a paragraph's fifth), so it
+/// pairs with its translation instead of being left out as English.
+#[test]
+fn a_chinese_sentence_full_of_paths_stays_chinese_and_pairs() {
+    let lex = Lexicon::embedded();
+    let zh = "安装 libpam-ldap 会自动适应 /etc/pam.d/common-auth、/etc/pam.d/common-password 和 \
+/etc/pam.d/common-account 文件中的默认 PAM 配置。这个配置使用 LDAP 目录。";
+    let en =
+        "Installing libpam-ldap automatically adapts the default PAM configuration defined in \
+the /etc/pam.d/common-auth, /etc/pam.d/common-password and /etc/pam.d/common-account files.";
+    let zs = sentences(tok(), lex, zh);
+    assert_eq!(zs.len(), 2);
+    assert!(!Letters::of(&normalize(&zh[..zh.find('。').unwrap()])).mostly_chinese());
+    assert!(zs.iter().all(|s| s.language == Language::Chinese));
+    let (pairs, share) = translation(&sentences(tok(), lex, en), &zs);
+    assert_eq!(pairs.len(), 1, "{pairs:?}");
+    assert_eq!(pairs[0].source.0, 0);
+    assert!(share > 0.99, "{share}");
+    // The same letters in an English paragraph's sentence: English, as before.
+    let letters = Letters {
+        ideographs: 16,
+        others: 71,
+    };
+    assert_eq!(
+        sentence_language(letters, Language::English),
+        Language::English
+    );
+    assert_eq!(
+        sentence_language(letters, Language::Chinese),
+        Language::Chinese
+    );
+    assert_eq!(
+        sentence_language(
+            Letters {
+                ideographs: 0,
+                others: 20
+            },
+            Language::Chinese
+        ),
+        Language::English
+    );
+}
