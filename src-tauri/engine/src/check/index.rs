@@ -19,14 +19,16 @@ pub use crate::library::shortlist::RARE_POSTINGS_BUDGET;
 use crate::library::shortlist::{reading_order, ConceptQuery};
 
 /// Paragraphs of the cross-language shortlist's first keys looked up in its other keys (see
-/// [`Index::shortlist_rare`]).
-pub const PROBED: usize = 512;
+/// [`Index::shortlist_rare`]). 512 before: with [`TIES_WIDENING`] 8 then, `tongwen-translation-bench`
+/// found 208 of 240 at 10M paragraphs against 213 now (224 at 10,000 either way; 221 and 223 at 1M);
+/// either doubled alone found 209.
+pub const PROBED: usize = 2048;
 /// From this many library paragraphs on, the cross-language shortlist also gives the paragraphs that
 /// share as many keys as the last one asked for, up to [`TIES_WIDENING`] times as many (see
 /// [`Index::shortlist_rare`]).
 pub const TIES_FROM: usize = 100_000;
-/// See [`TIES_FROM`].
-pub const TIES_WIDENING: usize = 8;
+/// See [`TIES_FROM`] and [`PROBED`].
+pub const TIES_WIDENING: usize = 16;
 
 /// Position of a paragraph in the index.
 pub type Slot = u32;
@@ -644,19 +646,20 @@ mod tests {
 
     #[test]
     fn in_a_large_library_the_rare_shortlist_gives_the_ties_of_the_last_candidate_too() {
-        // Paragraphs 0..5 hold keys 10..13 (three shared), paragraphs 5..40 keys 10..12 (two), the
-        // rest key 1 only; the question asks for 2 candidates sharing at least 2.
+        // Paragraphs 0..5 hold keys 10..13 (three shared), paragraphs 5..200 keys 10..12 (two), the
+        // rest key 1 only (at least 5,000 paragraphs, so that 200 holders stay under the 5 % limit);
+        // the question asks for 2 candidates sharing at least 2.
         let build = |size: usize| {
             index_of(size, |i| match i {
                 0..5 => vec![10, 11, 12],
-                5..40 => vec![10, 11],
+                5..200 => vec![10, 11],
                 _ => vec![1],
             })
         };
         let query = one_key_terms(&[10, 11, 12], 2, true);
         // Small: the first 2, ties by slot.
         assert_eq!(
-            build(1_000).shortlist_rare(&query, 32, 2, None),
+            build(5_000).shortlist_rare(&query, 32, 2, None),
             vec![(0, 3), (1, 3)]
         );
         // Large: all 5 sharing as many as the second; at most 2 × TIES_WIDENING when 2 share fewer.
@@ -664,10 +667,8 @@ mod tests {
         let five: Vec<(Slot, u32)> = (0..5).map(|i| (i, 3)).collect();
         assert_eq!(large.shortlist_rare(&query, 32, 2, None), five);
         let want = 6 * TIES_WIDENING;
-        assert_eq!(
-            large.shortlist_rare(&query, 32, 6, None).len(),
-            want.min(40)
-        );
+        assert!(want < 200);
+        assert_eq!(large.shortlist_rare(&query, 32, 6, None).len(), want);
         assert_eq!(large.shortlist_rare(&query, 32, 5, None), five);
     }
 
