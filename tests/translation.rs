@@ -585,6 +585,63 @@ pointer over a name of a sub-document in the list, the full path of the sub-docu
     assert_eq!(m["spans"].as_array().unwrap().len(), 2, "two pairs: {m}");
 }
 
+/// A lone sentence pair that gap pairs stand beside (`GAP_BACKED_PAIR_CONFIDENCE`): the alignment goes
+/// on in order through a sentence the dictionary reads poorly, so the pair needs less than a truly
+/// lone pair, in both directions; a same-topic paragraph whose one pair has such a gap pair beside it
+/// (two sentences on aligning objects, the top edge against the right one) stays under the
+/// threshold. The pairs are the office-help calibration set's.
+#[test]
+fn a_lone_pair_with_a_gap_pair_beside_it_is_believed_and_same_topic_alignment_is_not() {
+    let s = Sandbox::new();
+    let zh = s.write(
+        "updates-zh.txt",
+        "如果没有可用更新，对话框中的消息将通知您没有任何更新。关闭对话框。\n",
+    );
+    let en = s.write(
+        "align-en.txt",
+        "Aligns the right edges of the selected objects. If only one object is selected in Impress or \
+Draw, the right edge of the object is aligned to the right page margin.\n\n\
+In this section you can delimit the number of approximation steps carried out during iterative \
+calculations. In addition, you can specify the degree of precision of the answer.\n",
+    );
+    s.ok(&["library", "add", zh.to_str().unwrap(), en.to_str().unwrap()]);
+    let check = |name: &str, text: &str| {
+        let file = s.write(name, format!("{text}\n"));
+        let report = s.check_json(&file);
+        report["documents"][0]["paragraphs"][0].clone()
+    };
+    for (name, text) in [
+        (
+            "updates-en.txt",
+            "If no updates are available, the message in the dialog tells you there are no updates. \
+Close the dialog.",
+        ),
+        (
+            "iterations-zh.txt",
+            "在此区域中，您可以限定循环计算过程中的迭代步数。另外，您还可以指定计算结果的精确度。",
+        ),
+    ] {
+        let p = check(name, text);
+        let m = &p["matches"][0];
+        assert!(
+            p["flagged"] == true && m["cross_language"] == true && m["similarity"] == 1.0,
+            "{name} is a translation: {p}"
+        );
+        assert_eq!(m["spans"].as_array().unwrap().len(), 2, "{name}: {m}");
+    }
+    let p = check(
+        "align-zh.txt",
+        "对象与所选对象中最顶端对象的上边缘对齐。要对齐组合中的单个对象，请选择「格式 - 组合 - 编辑组合」双击以进入组合，\
+并选择对象，点击鼠标右键，然后选择一个对齐方式选项。",
+    );
+    let by_translation = p["matches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|m| m["cross_language"] == true && m["below_own_threshold"] != true);
+    assert!(!by_translation, "same topic, not a translation: {p}");
+}
+
 /// The held-out set (installation-guide): made with the calibration set's generator from another manual
 /// and measured once the rules were settled, never tuned on. Its figures are the ones to expect on
 /// manuals nobody tuned to (docs/how-it-works.md, "Copies by translation"); the floors here hold them.
@@ -602,7 +659,9 @@ fn the_held_out_manual_set_measures_what_the_documentation_says() {
     // 91 before gap pairs (`crosslang::GAP_COVER`), 96 before step 6's model read each side's cover
     // and words, 98 before a plural Latin token kept its singular, 99 before a hyphenated English
     // word stood for its parts.
-    assert!(found >= 100, "{f:?}");
+    // 100 before a lone pair beside gap pairs needed `GAP_BACKED_PAIR_CONFIDENCE` instead of
+    // `SINGLE_PAIR_CONFIDENCE`.
+    assert!(found >= 101, "{f:?}");
     assert_eq!(f.same_topic.0, 392, "{f:?}");
     // 1 of 392 (4 before single-pair matches needed `SINGLE_PAIR_CONFIDENCE`).
     assert!(f.same_topic.1 <= 1, "{f:?}");
@@ -632,8 +691,9 @@ fn the_office_help_calibration_set_holds_its_figures() {
         // a weak join could no longer displace a sure one-to-one pair; 226 before a hyphenated
         // English word stood for its parts; 229 and 308 before a closed compound the lexicon lacks
         // ("spellchecking") stood for its two words.
-        en_zh: (253, 232),
-        zh_en: (348, 310),
+        // 232 and 310 before a lone pair beside gap pairs needed `GAP_BACKED_PAIR_CONFIDENCE`.
+        en_zh: (253, 233),
+        zh_en: (348, 313),
         same_topic: (1068, 1),
         // 16 before the passage bars of `PASSAGE_CONFIDENCE` (0.5, and 1.0 under `PARTIAL_COVER`).
         with_passages: 15,
@@ -659,8 +719,9 @@ fn the_office_help_held_out_set_measures_what_the_documentation_says() {
         // 215 and 324 before a hyphenated English word stood for its parts; 216 (en->zh) before the
         // cross-language shortlist read concepts held by up to 5 % of the library instead of 2 % (at
         // least 100 either way: 108 of this library's 2,171 paragraphs instead of 100).
-        en_zh: (266, 215),
-        zh_en: (378, 326),
+        // 215 and 326 before a lone pair beside gap pairs needed `GAP_BACKED_PAIR_CONFIDENCE`.
+        en_zh: (266, 218),
+        zh_en: (378, 329),
         same_topic: (951, 4),
         // 10 and 0.086 before the passage bars of `PASSAGE_CONFIDENCE` (0.5, and 1.0 under
         // `PARTIAL_COVER`); 0.082 before a plural Latin token kept its singular: one document's
