@@ -515,12 +515,7 @@ command handles them.\n",
         let file = s.write(name, format!("{text}\n"));
         let report = s.check_json(&file);
         let p = report["documents"][0]["paragraphs"][0].clone();
-        let by_translation = p["matches"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|m| m["cross_language"] == true && m["below_own_threshold"] != true);
-        (p["flagged"] == true && by_translation, p)
+        (p["flagged"] == true && matched_by_translation(&p), p)
     };
     // Same topic, English against the Chinese library and Chinese against the English one.
     for (name, text) in [
@@ -634,12 +629,20 @@ Close the dialog.",
         "对象与所选对象中最顶端对象的上边缘对齐。要对齐组合中的单个对象，请选择「格式 - 组合 - 编辑组合」双击以进入组合，\
 并选择对象，点击鼠标右键，然后选择一个对齐方式选项。",
     );
-    let by_translation = p["matches"]
+    assert!(
+        !matched_by_translation(&p),
+        "same topic, not a translation: {p}"
+    );
+}
+
+/// Whether a report's paragraph has a translation among its matches at or above the translation
+/// threshold.
+fn matched_by_translation(p: &Value) -> bool {
+    p["matches"]
         .as_array()
         .unwrap()
         .iter()
-        .any(|m| m["cross_language"] == true && m["below_own_threshold"] != true);
-    assert!(!by_translation, "same topic, not a translation: {p}");
+        .any(|m| m["cross_language"] == true && m["below_own_threshold"] != true)
 }
 
 /// The held-out set (installation-guide): made with the calibration set's generator from another manual
