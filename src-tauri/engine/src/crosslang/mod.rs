@@ -468,12 +468,18 @@ fn sentences_with(
     // Where each character starts in the paragraph's bytes, and where the last one ends.
     let mut at: Vec<usize> = paragraph.char_indices().map(|(i, _)| i).collect();
     at.push(paragraph.len());
-    // The paragraph's language, which its sentences keep when they can (see [`sentence_language`]).
-    let mut paragraph_letters = Letters::default();
-    for c in paragraph.chars() {
-        normalize_char(c, |n| paragraph_letters.add(n));
-    }
-    let paragraph_language = language_of_letters(paragraph_letters);
+    // The paragraph's language, which its sentences keep when they can (see [`sentence_language`]):
+    // read only for a sentence that has ideographs without being mostly Chinese.
+    let paragraph_language = std::cell::OnceCell::new();
+    let paragraph_language = || {
+        *paragraph_language.get_or_init(|| {
+            let mut letters = Letters::default();
+            for c in paragraph.chars() {
+                normalize_char(c, |n| letters.add(n));
+            }
+            language_of_letters(letters)
+        })
+    };
     // One buffer for every sentence's normalised text.
     let mut normalized = String::with_capacity(paragraph.len());
     split_chars(&chars)
@@ -490,7 +496,11 @@ fn sentences_with(
                     ascii += u32::from(n.is_ascii_alphanumeric());
                 });
             }
-            let language = sentence_language(letters, paragraph_language);
+            let language = if letters.ideographs > 0 && !letters.mostly_chinese() {
+                sentence_language(letters, paragraph_language())
+            } else {
+                language_of_letters(letters)
+            };
             let (mut keys, mut ends) = (Vec::new(), Vec::new());
             let (latin, numbers) = latin_tokens(&normalized, language);
             let first = indexed.as_deref().map_or(0, |i| i.concepts.len());
