@@ -662,7 +662,8 @@ mod tests {
             build(5_000).shortlist_rare(&query, 32, 2, None),
             vec![(0, 3), (1, 3)]
         );
-        // Large: all 5 sharing as many as the second; at most 2 × TIES_WIDENING when 2 share fewer.
+        // Large: all 5 sharing as many as the second; asked for 6 (the 6th shares two), the ties of
+        // the 6th up to 6 × TIES_WIDENING in all.
         let large = build(TIES_FROM);
         let five: Vec<(Slot, u32)> = (0..5).map(|i| (i, 3)).collect();
         assert_eq!(large.shortlist_rare(&query, 32, 2, None), five);

@@ -468,8 +468,8 @@ fn sentences_with(
     // Where each character starts in the paragraph's bytes, and where the last one ends.
     let mut at: Vec<usize> = paragraph.char_indices().map(|(i, _)| i).collect();
     at.push(paragraph.len());
-    // The paragraph's language, which its sentences keep when they can (see [`sentence_language`]):
-    // read only for a sentence that has ideographs without being mostly Chinese.
+    // The paragraph's language, which its sentences keep when they can (see [`sentence_language`]),
+    // read the first time a sentence's letters leave its language open.
     let paragraph_language = std::cell::OnceCell::new();
     let paragraph_language = || {
         *paragraph_language.get_or_init(|| {
@@ -496,11 +496,7 @@ fn sentences_with(
                     ascii += u32::from(n.is_ascii_alphanumeric());
                 });
             }
-            let language = if letters.ideographs > 0 && !letters.mostly_chinese() {
-                sentence_language(letters, paragraph_language())
-            } else {
-                language_of_letters(letters)
-            };
+            let language = sentence_language(letters, paragraph_language);
             let (mut keys, mut ends) = (Vec::new(), Vec::new());
             let (latin, numbers) = latin_tokens(&normalized, language);
             let first = indexed.as_deref().map_or(0, |i| i.concepts.len());
@@ -739,13 +735,14 @@ pub fn language_of_letters(letters: Letters) -> Language {
     }
 }
 
-/// The language of a sentence of a paragraph of `paragraph` language, from its letters. A sentence of
-/// a Chinese paragraph with any ideograph is Chinese, however many Latin letters its commands, paths
-/// and names hold ("安装 libpam-ldap 会自动适应 /etc/pam.d/common-auth 文件中的默认 PAM 配置。" has
-/// 16 ideographs and 71 Latin letters); otherwise a sentence is Chinese when at least a fifth of its
-/// letters are ideographs, as a paragraph is ([`language_of`]).
-pub fn sentence_language(letters: Letters, paragraph: Language) -> Language {
-    if paragraph == Language::Chinese && letters.ideographs > 0 {
+/// The language of a sentence from its letters and, only when they leave it open (some ideographs,
+/// fewer than a fifth of its letters), its paragraph's language (`paragraph`, asked then). A sentence
+/// of a Chinese paragraph with any ideograph is Chinese, however many Latin letters its commands,
+/// paths and names hold ("安装 libpam-ldap 会自动适应 /etc/pam.d/common-auth 文件中的默认 PAM
+/// 配置。" has 16 ideographs and 71 Latin letters); otherwise a sentence is Chinese when at least a
+/// fifth of its letters are ideographs, as a paragraph is ([`language_of`]).
+pub fn sentence_language(letters: Letters, paragraph: impl FnOnce() -> Language) -> Language {
+    if letters.ideographs > 0 && !letters.mostly_chinese() && paragraph() == Language::Chinese {
         Language::Chinese
     } else {
         language_of_letters(letters)

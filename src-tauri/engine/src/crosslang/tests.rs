@@ -700,17 +700,18 @@ the /etc/pam.d/common-auth, /etc/pam.d/common-password and /etc/pam.d/common-acc
     assert_eq!(pairs.len(), 1, "{pairs:?}");
     assert_eq!(pairs[0].source.0, 0);
     assert!(share > 0.99, "{share}");
-    // The same letters in an English paragraph's sentence: English, as before.
+    // The same letters in an English paragraph's sentence: English, as before; letters that settle
+    // the language do not ask the paragraph's.
     let letters = Letters {
         ideographs: 16,
         others: 71,
     };
     assert_eq!(
-        sentence_language(letters, Language::English),
+        sentence_language(letters, || Language::English),
         Language::English
     );
     assert_eq!(
-        sentence_language(letters, Language::Chinese),
+        sentence_language(letters, || Language::Chinese),
         Language::Chinese
     );
     assert_eq!(
@@ -719,8 +720,22 @@ the /etc/pam.d/common-auth, /etc/pam.d/common-password and /etc/pam.d/common-acc
                 ideographs: 0,
                 others: 20
             },
-            Language::Chinese
+            || Language::Chinese
         ),
         Language::English
+    );
+    let mostly = Letters {
+        ideographs: 30,
+        others: 20,
+    };
+    let asked = std::cell::Cell::new(false);
+    let paragraph = || {
+        asked.set(true);
+        Language::English
+    };
+    assert_eq!(sentence_language(mostly, paragraph), Language::Chinese);
+    assert!(
+        !asked.get(),
+        "letters that settle the language do not ask the paragraph's"
     );
 }
