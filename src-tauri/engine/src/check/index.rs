@@ -514,9 +514,12 @@ impl Index {
                 let stamp = u32::from(*stamp) << 24;
                 let end = base + block;
                 for (list, &weight) in rest.iter_mut().zip(weights) {
-                    let (now, later) = list.split_at(list.partition_point(|&s| (s as usize) < end));
-                    *list = later;
-                    for &slot in now {
+                    let mut counted = 0;
+                    for &slot in list.iter() {
+                        if slot as usize >= end {
+                            break;
+                        }
+                        counted += 1;
                         let e = &mut c[slot as usize - base];
                         let before = if *e & 0xff00_0000 == stamp { *e } else { stamp };
                         let shared = (before >> 16 & 0xff) + 1;
@@ -528,6 +531,7 @@ impl Index {
                             }
                         }
                     }
+                    *list = &list[counted..];
                 }
                 out.extend(held.drain(..).map(|slot| {
                     let e = c[slot as usize - base];
