@@ -232,6 +232,18 @@ impl DistinctConcepts {
         }
     }
 
+    /// Empty the set, keeping its memory for the next paragraph (unless a long one grew it past what
+    /// a paragraph usually needs, which is let go rather than zeroed each time).
+    pub fn clear(&mut self) {
+        if self.slots.len() > 4096 {
+            self.slots = Vec::new();
+        } else {
+            self.slots.fill(0);
+        }
+        self.concepts.clear();
+        self.has_zero = false;
+    }
+
     fn grow(&mut self) {
         let size = (2 * self.slots.len()).max(256);
         self.slots = vec![0; size];
@@ -256,14 +268,24 @@ impl DistinctConcepts {
 
     /// The keys a library paragraph is stored with (see [`stored_keys`]): the
     /// [`MAX_STORED_CONCEPTS`] most specific concepts (ties by concept), as [`index_keys`].
-    pub fn stored_keys(self, language: Language) -> Vec<u32> {
-        let mut concepts = self.concepts;
+    pub fn stored_keys(mut self, language: Language) -> Vec<u32> {
+        self.take_stored_keys(language)
+    }
+
+    /// [`Self::stored_keys`], leaving the set to be cleared and used again (its order is changed).
+    pub fn take_stored_keys(&mut self, language: Language) -> Vec<u32> {
+        let concepts = &mut self.concepts;
         if concepts.len() > MAX_STORED_CONCEPTS {
             concepts.select_nth_unstable(MAX_STORED_CONCEPTS - 1);
             concepts.truncate(MAX_STORED_CONCEPTS);
         }
-        let kept: Vec<u64> = concepts.iter().map(|r| r.1).collect();
-        index_keys(language, &kept)
+        let mut keys: Vec<u32> = concepts
+            .iter()
+            .map(|r| concept_key(language, r.1))
+            .collect();
+        keys.sort_unstable();
+        keys.dedup();
+        keys
     }
 }
 

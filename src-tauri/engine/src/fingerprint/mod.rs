@@ -16,7 +16,11 @@ pub mod simhash;
 
 use crate::crosslang::{self, Lexicon};
 use crate::text::words::{self, Concepts};
-use crate::text::{normalize, units_and_normalized, Tokenizer};
+use std::cell::RefCell;
+
+use crate::text::tokens::LookedUp;
+use crate::text::units::read_into;
+use crate::text::{normalize, ReadParagraph, Tokenizer};
 
 pub use idf::IdfTable;
 pub use method::Method;
@@ -82,46 +86,57 @@ impl Fingerprinter {
 
     /// [`Self::simhash`] of a paragraph already normalised (see [`normalize`]).
     fn simhash_normalized(&self, normalized: &str) -> u64 {
-        self.simhash_and_concepts(normalized, None)
+        with_scratch(|scratch| self.simhash_and_concepts(normalized, &mut scratch.words, None))
     }
 
     /// [`Self::simhash_normalized`], also collecting the words' indexed concepts into `concepts` (one
-    /// pass of the segmenter for both).
+    /// pass of the segmenter for both). `words` is scratch space.
     fn simhash_and_concepts(
         &self,
         normalized: &str,
-        concepts: Option<&mut crosslang::DistinctConcepts>,
+        words: &mut Vec<LookedUp>,
+        concepts: Option<&mut ConceptScratch>,
     ) -> u64 {
         let mut h = SimHasher::default();
         // One lookup gives a word's weight and concepts: by its dictionary id when the segmenter took
-        // it from its dictionary, else by its hash (`Tokenizer::for_each_looked_up_word`). Only stop
-        // words weigh 0 (a test checks the embedded table).
+        // it from its dictionary, else by its hash (`Tokenizer::looked_up_words`). Only stop words
+        // weigh 0 (a test checks the embedded table).
         let table = self.idf.table();
+        self.tokenizer.looked_up_words(normalized, words);
         match concepts {
             // A Chinese word's concepts are read after the paragraph's words (see
             // `words::ranked_concepts_of_all`), all together.
-            Some(out) => {
-                let mut later = Vec::new();
-                self.tokenizer
-                    .for_each_looked_up_word(normalized, |word, hash, entry| {
-                        let weight = table.weight_of(entry);
-                        h.add(hash, weight);
-                        if weight != 0 {
-                            let glosses = entry.map_or(Concepts::NONE, |e| e.concepts);
-                            crosslang::push_ranked_concepts_later(
-                                word, hash, glosses, &mut later, out,
-                            );
-                        }
-                    });
-                let mut ranked = Vec::new();
-                words::ranked_concepts_of_all(&later, &mut ranked);
-                out.extend(ranked);
+            Some(ConceptScratch {
+                distinct,
+                later,
+                slots,
+                ranked,
+            }) => {
+                later.clear();
+                for w in words.iter() {
+                    let entry = table.by_id(w.packed);
+                    let weight = table.weight_of(entry);
+                    h.add(w.hash, weight);
+                    if weight != 0 {
+                        let glosses = entry.map_or(Concepts::NONE, |e| e.concepts);
+                        crosslang::push_ranked_concepts_later(
+                            w.word(normalized),
+                            w.hash,
+                            glosses,
+                            later,
+                            distinct,
+                        );
+                    }
+                }
+                ranked.clear();
+                words::ranked_concepts_of_all(later, slots, ranked);
+                distinct.extend(ranked.iter().copied());
             }
-            None => self
-                .tokenizer
-                .for_each_looked_up_word(normalized, |_, hash, entry| {
-                    h.add(hash, table.weight_of(entry))
-                }),
+            None => {
+                for w in words.iter() {
+                    h.add(w.hash, table.weight_of(table.by_id(w.packed)));
+                }
+            }
         }
         h.finish()
     }
@@ -138,24 +153,71 @@ impl Fingerprinter {
     }
 
     fn prints(&self, paragraph: &str, with_concepts: bool) -> ParagraphPrint {
-        // One pass normalises the text for the segmenter and reads the units for the shingles.
-        let read = units_and_normalized(paragraph);
-        let mut concepts = crosslang::DistinctConcepts::default();
-        let simhash =
-            self.simhash_and_concepts(&read.normalized, with_concepts.then_some(&mut concepts));
-        let concepts = if with_concepts {
-            let language = crosslang::language_of_letters(read.letters);
-            concepts.stored_keys(language)
-        } else {
-            Vec::new()
-        };
-        ParagraphPrint {
-            simhash,
-            shingles: shingles::winnowed(&read.units),
-            concepts,
-            chars: read.non_ws_chars as u64,
-        }
+        with_scratch(|scratch| {
+            let Scratch {
+                read,
+                words,
+                concepts,
+                shingles,
+            } = scratch;
+            // One pass normalises the text for the segmenter and reads the units for the shingles.
+            read_into(paragraph, read);
+            concepts.distinct.clear();
+            let simhash = self.simhash_and_concepts(
+                &read.normalized,
+                words,
+                with_concepts.then_some(&mut *concepts),
+            );
+            let concepts = if with_concepts {
+                let language = crosslang::language_of_letters(read.letters);
+                concepts.distinct.take_stored_keys(language)
+            } else {
+                Vec::new()
+            };
+            ParagraphPrint {
+                simhash,
+                shingles: shingles::winnowed_with(&read.units, shingles),
+                concepts,
+                chars: read.non_ws_chars as u64,
+            }
+        })
     }
+}
+
+/// Run `f` with this thread's [`Scratch`]. Fingerprinting never calls back into itself, so the
+/// scratch is never borrowed twice; if it were, a fresh one would do the same work.
+fn with_scratch<T>(f: impl FnOnce(&mut Scratch) -> T) -> T {
+    thread_local! {
+        static SCRATCH: RefCell<Scratch> = RefCell::default();
+    }
+    SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
+        Ok(mut held) => f(&mut held),
+        Err(_) => f(&mut Scratch::default()),
+    })
+}
+
+/// What fingerprinting keeps on each thread from one paragraph to the next: its working buffers, so
+/// that a paragraph's passes write into memory that is already in the cache instead of new memory
+/// (what is stored is still a new vector per paragraph). Measured on eval-dev's Chinese text, see
+/// docs/speed.md ("Buffers kept per thread").
+#[derive(Default)]
+struct Scratch {
+    read: ReadParagraph,
+    /// The paragraph's words with their entries in the word table.
+    words: Vec<LookedUp>,
+    concepts: ConceptScratch,
+    /// The shingles in text order, before winnowing.
+    shingles: Vec<u32>,
+}
+
+/// The concept keys' working buffers (see [`Fingerprinter::simhash_and_concepts`]).
+#[derive(Default)]
+struct ConceptScratch {
+    distinct: crosslang::DistinctConcepts,
+    /// The glosses of the paragraph's Chinese words, read together at the end.
+    later: Vec<Concepts<'static>>,
+    slots: Vec<(&'static [u64], usize)>,
+    ranked: Vec<(u32, u64)>,
 }
 
 impl ParagraphPrint {
@@ -214,6 +276,54 @@ mod tests {
         let (all, same) = (f.paragraph(text), f.same_language(text));
         assert_eq!((same.simhash, &same.shingles), (all.simhash, &all.shingles));
         assert!(same.concepts.is_empty() && !all.concepts.is_empty());
+    }
+
+    #[test]
+    fn a_thread_that_fingerprinted_other_paragraphs_gives_the_same_prints() {
+        // The buffers kept per thread are emptied between paragraphs: a paragraph's prints do not depend
+        // on what the thread read before it (a long paragraph that grew them, another script, another
+        // language, the comparison without concept keys).
+        let f = Fingerprinter::new();
+        let letters = |i: usize| -> String {
+            [i / 676, i / 26 % 26, i % 26]
+                .iter()
+                .map(|&k| char::from(b'a' + k as u8))
+                .collect()
+        };
+        let long: String = (0..3000).map(|i| format!("zq{} ", letters(i))).collect();
+        let paragraphs = [
+            long.as_str(),
+            "繁體中文的軟體與記憶體，程式設計師在檔案裡寫入資料。",
+            "Debian 软件包维护者应当定期检查错误跟踪系统。",
+            "The maintainer checks the bug tracker of every package regularly.",
+            "",
+            "短",
+        ];
+        let fresh: Vec<(ParagraphPrint, ParagraphPrint)> = paragraphs
+            .iter()
+            .map(|p| {
+                std::thread::scope(|s| {
+                    s.spawn(|| (f.paragraph(p), f.same_language(p)))
+                        .join()
+                        .unwrap()
+                })
+            })
+            .collect();
+        assert!(fresh[0].0.concepts.len() >= crosslang::MAX_STORED_CONCEPTS);
+        assert!(!fresh[1].0.concepts.is_empty() && !fresh[2].0.concepts.is_empty());
+        for round in 0..2 {
+            let order: Vec<usize> = if round == 0 {
+                (0..paragraphs.len()).collect()
+            } else {
+                (0..paragraphs.len()).rev().collect()
+            };
+            for i in order {
+                let p = paragraphs[i];
+                assert_eq!(f.same_language(p), fresh[i].1, "{round} {i}");
+                assert_eq!(f.paragraph(p), fresh[i].0, "{round} {i}");
+                assert_eq!(f.simhash(p), fresh[i].0.simhash, "{round} {i}");
+            }
+        }
     }
 
     #[test]

@@ -31,7 +31,14 @@ pub fn shingles(units: &[Unit]) -> Vec<u32> {
 
 /// The winnowed keys of a unit sequence, sorted and deduplicated (what the library stores).
 pub fn winnowed(units: &[Unit]) -> Vec<u32> {
-    sorted(winnow(&sequence(units), WINNOW_WINDOW))
+    winnowed_with(units, &mut Vec::new())
+}
+
+/// [`winnowed`], with the shingles in text order written into `scratch` (emptied first), which the
+/// caller keeps from one paragraph to the next.
+pub fn winnowed_with(units: &[Unit], scratch: &mut Vec<u32>) -> Vec<u32> {
+    sequence_into(units, scratch);
+    sorted(winnow(scratch, WINNOW_WINDOW))
 }
 
 fn sorted(mut keys: Vec<u32>) -> Vec<u32> {
@@ -81,7 +88,15 @@ fn key(units: &[Unit]) -> u32 {
 
 /// Shingle keys in text order.
 fn sequence(units: &[Unit]) -> Vec<u32> {
-    let mut out = Vec::with_capacity(units.len());
+    let mut out = Vec::new();
+    sequence_into(units, &mut out);
+    out
+}
+
+/// [`sequence`] into `out`, emptied first.
+fn sequence_into(units: &[Unit], out: &mut Vec<u32>) {
+    out.clear();
+    out.reserve(units.len());
     for (i, first) in units.iter().enumerate() {
         let k = if first.cjk { CJK_SHINGLE } else { WORD_SHINGLE };
         let Some(window) = units.get(i..i + k) else {
@@ -93,7 +108,6 @@ fn sequence(units: &[Unit]) -> Vec<u32> {
         // A paragraph shorter than one shingle still gets one key, so it can be found.
         out.push(key(units));
     }
-    out
 }
 
 /// Encode keys for storage (little-endian u32s).

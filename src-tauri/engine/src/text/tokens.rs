@@ -151,6 +151,66 @@ impl Tokenizer {
     }
 }
 
+/// A content word of a paragraph with what the word table holds for it, as
+/// [`Tokenizer::looked_up_words`] gives it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LookedUp {
+    /// Where the word lies in the normalised paragraph (bytes).
+    pub start: u32,
+    pub len: u32,
+    /// [`super::words::word_hash`] of the word.
+    pub hash: u64,
+    /// The word's packed entry in the word table ([`super::WordTable::by_id`]).
+    pub packed: u64,
+}
+
+impl LookedUp {
+    /// The word, in the normalised paragraph it was read from.
+    pub fn word<'t>(&self, normalized: &'t str) -> &'t str {
+        let start = self.start as usize;
+        normalized
+            .get(start..start + self.len as usize)
+            .unwrap_or_default()
+    }
+}
+
+/// In [`LookedUp::packed`] between the two passes of [`Tokenizer::looked_up_words`]: a word to look up
+/// by its hash (the segmenter gave it no id).
+const BY_HASH: u64 = u64::MAX - 1;
+
+impl Tokenizer {
+    /// [`Self::for_each_looked_up_word`]'s words and entries, in order, into `out` (emptied first),
+    /// in two passes: the segmenter's, which records each content word with its id, then the lookups.
+    /// A word's lookup is a load that mostly misses the cache (the id table is 2.8 MB); made one after
+    /// another in a loop of nothing else, they overlap instead of each waiting inside the segmenter's
+    /// pass for the one before it.
+    pub fn looked_up_words(&self, normalized: &str, out: &mut Vec<LookedUp>) {
+        out.clear();
+        let table = super::word_table();
+        let ids = self.ids();
+        let base = normalized.as_ptr() as usize;
+        self.jieba.cut_with_ids(normalized, true, |word, id| {
+            if !is_content(word) {
+                return;
+            }
+            out.push(LookedUp {
+                start: (word.as_ptr() as usize - base) as u32,
+                len: word.len() as u32,
+                hash: super::words::word_hash(word),
+                packed: id
+                    .filter(|&id| id < ids.len())
+                    .map_or(BY_HASH, |id| id as u64),
+            });
+        });
+        for w in out.iter_mut() {
+            w.packed = match w.packed {
+                BY_HASH => table.get_packed(w.hash),
+                id => ids[id as usize],
+            };
+        }
+    }
+}
+
 /// A token is content when it has a letter or ideograph and is not only digits and punctuation.
 pub fn is_content(word: &str) -> bool {
     // Han ideographs first: they are most words, and `is_alphabetic` looks them up in a slow table.
@@ -249,6 +309,14 @@ mod tests {
             expected.push((word, hash, table.get(hash)));
         });
         assert_eq!(looked_up, expected);
+        // The same words and entries in two passes.
+        let mut batch = Vec::new();
+        t.looked_up_words(&text, &mut batch);
+        let batch: Vec<_> = batch
+            .iter()
+            .map(|w| (w.word(&text), w.hash, table.by_id(w.packed)))
+            .collect();
+        assert_eq!(batch, expected);
         // Most Chinese words came from the dictionary, with ids that name them (English words have none).
         let mut content = 0;
         t.jieba.cut_with_ids(&text, true, |word, id| {

@@ -26,11 +26,13 @@ pub struct Unit {
 
 /// Split a paragraph into units.
 pub fn units(text: &str) -> Vec<Unit> {
-    units_with(text, |_, _| {})
+    let mut out = Vec::new();
+    units_into(text, &mut out, |_, _| {});
+    out
 }
 
 /// What one pass over a paragraph reads: its units, its normalised text and its size.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct ReadParagraph {
     pub units: Vec<Unit>,
     /// Exactly [`super::normalize`] of the paragraph.
@@ -43,30 +45,40 @@ pub struct ReadParagraph {
 
 /// A paragraph's units, normalised text and non-white-space character count, from one pass over it.
 pub fn units_and_normalized(text: &str) -> ReadParagraph {
-    let mut normalized = String::with_capacity(text.len());
-    let mut non_ws_chars = 0;
-    let mut letters = super::Letters::default();
-    let units = units_with(text, |c, n| {
-        if let Some(n) = n {
-            normalized.push(n);
-            letters.add(n);
-        } else {
-            non_ws_chars += usize::from(!c.is_whitespace());
-        }
-    });
-    ReadParagraph {
+    let mut read = ReadParagraph::default();
+    read_into(text, &mut read);
+    read
+}
+
+/// [`units_and_normalized`] into `read`, whose buffers are reused (what it held is replaced): a
+/// thread that reads paragraph after paragraph writes into memory that is already in the cache.
+pub fn read_into(text: &str, read: &mut ReadParagraph) {
+    let ReadParagraph {
         units,
         normalized,
         non_ws_chars,
         letters,
-    }
+    } = read;
+    normalized.clear();
+    normalized.reserve(text.len());
+    *non_ws_chars = 0;
+    *letters = super::Letters::default();
+    units_into(text, units, |c, n| {
+        if let Some(n) = n {
+            normalized.push(n);
+            letters.add(n);
+        } else {
+            *non_ws_chars += usize::from(!c.is_whitespace());
+        }
+    });
 }
 
-/// Units of `text`. `on_char` is called with each source character and `None`, then with
-/// `Some(normalised)` for each of its normalised characters, in order.
+/// Units of `text` into `out` (emptied first). `on_char` is called with each source character and
+/// `None`, then with `Some(normalised)` for each of its normalised characters, in order.
 #[inline(always)]
-fn units_with(text: &str, mut on_char: impl FnMut(char, Option<char>)) -> Vec<Unit> {
-    let mut out = Vec::with_capacity(text.len() / 2);
+fn units_into(text: &str, out: &mut Vec<Unit>, mut on_char: impl FnMut(char, Option<char>)) {
+    out.clear();
+    out.reserve(text.len() / 2);
     let folder = Folder::get();
     // Whether a phrase may start here, and the paragraph's script marks (Traditional, Simplified).
     let mut marks = Marks::default();
@@ -79,14 +91,14 @@ fn units_with(text: &str, mut on_char: impl FnMut(char, Option<char>)) -> Vec<Un
         // Unified Han ideographs, the common case, are their own normalised form and a unit each.
         if matches!(c as u32, 0x4E00..=0x9FFF) {
             on_char(c, Some(c));
-            flush(&mut out, &mut word, word_start, word_end);
+            flush(out, &mut word, word_start, word_end);
             out.push(cjk_unit(folder, c, i, &mut marks));
             continue;
         }
         normalize_char(c, |n| {
             on_char(c, Some(n));
             if is_cjk(n) {
-                flush(&mut out, &mut word, word_start, word_end);
+                flush(out, &mut word, word_start, word_end);
                 out.push(cjk_unit(folder, n, i, &mut marks));
             } else if n.is_ascii_alphanumeric()
                 || (!n.is_ascii() && !is_cjk_punctuation(n) && n.is_alphanumeric())
@@ -97,15 +109,13 @@ fn units_with(text: &str, mut on_char: impl FnMut(char, Option<char>)) -> Vec<Un
                 word.push(n);
                 word_end = i + 1;
             } else {
-                flush(&mut out, &mut word, word_start, word_end);
+                flush(out, &mut word, word_start, word_end);
             }
         });
     }
-    flush(&mut out, &mut word, word_start, word_end);
+    flush(out, &mut word, word_start, word_end);
     if marks.phrase && marks.traditional > marks.simplified {
-        fold_phrases(folder, out)
-    } else {
-        out
+        *out = fold_phrases(folder, std::mem::take(out));
     }
 }
 
@@ -118,13 +128,13 @@ struct Marks {
     simplified: u32,
 }
 
-#[inline]
+#[inline(always)]
 fn cjk_unit(folder: Folder, c: char, i: u32, marks: &mut Marks) -> Unit {
-    let (f, starts) = folder.fold(c);
-    let (traditional, simplified) = folder.script_marks(c, f);
-    marks.phrase |= starts;
-    marks.traditional += u32::from(traditional);
-    marks.simplified += u32::from(simplified);
+    let m = folder.fold_marked(c);
+    let f = m.folded;
+    marks.phrase |= m.starts;
+    marks.traditional += u32::from(m.traditional);
+    marks.simplified += u32::from(m.simplified);
     Unit {
         hash: char_hash(f),
         start: i,
@@ -197,7 +207,7 @@ fn fold_phrases(folder: Folder, units: Vec<Unit>) -> Vec<Unit> {
     }
 }
 
-#[inline]
+#[inline(always)]
 fn flush(out: &mut Vec<Unit>, word: &mut String, start: u32, end: u32) {
     if !word.is_empty() {
         out.push(Unit {

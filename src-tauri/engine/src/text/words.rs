@@ -215,7 +215,7 @@ pub fn build_ids<'w>(table: &WordTable, words: impl IntoIterator<Item = &'w str>
     out.extend(
         words
             .into_iter()
-            .map(|word| table.get_packed(word_hash(word)).unwrap_or(ABSENT)),
+            .map(|word| table.get_packed(word_hash(word))),
     );
     out[1] = (out.len() - IDS_HEADER) as u64;
     out
@@ -350,12 +350,19 @@ impl<'t> Concepts<'t> {
 /// The concepts of several words with their generality: [`Concepts::iter_ranked`] of each in turn, read
 /// in two passes (every word's positions, then every concept's slot) so that the loads, which mostly miss
 /// the cache, overlap instead of each waiting for the one before it.
-pub fn ranked_concepts_of_all(words: &[Concepts<'_>], out: &mut Vec<(u32, u64)>) {
+/// `slots` is scratch space (emptied first), kept by the caller from one call to the next.
+pub fn ranked_concepts_of_all<'t>(
+    words: &[Concepts<'t>],
+    slots: &mut Vec<(&'t [u64], usize)>,
+    out: &mut Vec<(u32, u64)>,
+) {
     // Each concept's slot, with the concept table it is in.
-    let slots: Vec<(&[u64], usize)> = words
-        .iter()
-        .flat_map(|c| c.positions.iter().map(|&p| (c.general, 2 * p as usize)))
-        .collect();
+    slots.clear();
+    slots.extend(
+        words
+            .iter()
+            .flat_map(|c| c.positions.iter().map(|&p| (c.general, 2 * p as usize))),
+    );
     out.reserve(slots.len());
     out.extend(
         slots
@@ -478,9 +485,12 @@ impl WordTable {
             .or_else(|| self.probe(self.table(HEADER, self.word_slots()), hash))
     }
 
-    /// What [`Self::get`] answers, as stored: the word's packed entry.
-    fn get_packed(&self, hash: u64) -> Option<u64> {
-        self.probe_packed(self.table(HEADER, self.word_slots()), hash)
+    /// What [`Self::get`] answers, as stored: the word's packed entry ([`Self::by_id`] reads it).
+    pub fn get_packed(&self, hash: u64) -> u64 {
+        let common = self.table(HEADER + 2 * self.word_slots(), self.common_slots());
+        self.probe_packed(common, hash)
+            .or_else(|| self.probe_packed(self.table(HEADER, self.word_slots()), hash))
+            .unwrap_or(ABSENT)
     }
 
     /// What [`Self::get`] answers for a word whose id table entry ([`build_ids`]) is `packed`, without
