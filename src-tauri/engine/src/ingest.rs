@@ -14,8 +14,37 @@ use crate::extract::{self, ExtractOptions, Extracted};
 use crate::fingerprint::Fingerprinter;
 use crate::library::{AddOutcome, NewDocument, NewParagraph, Store};
 
-/// Files prepared in parallel before each batch is written.
+/// Files prepared in parallel before each batch is written (see [`batches`]).
 const BATCH: usize = 64;
+
+/// The batches `n` files are prepared and written in, as ranges. Up to [`BATCH`] files, one batch (one
+/// transaction); more, batches of [`BATCH`] files, then, for the last `2 × BATCH` or fewer, half of what
+/// is left each time, down to [`LAST_BATCH`]. A batch is written while the next one is prepared, and the
+/// last one with nothing beside it: halving makes that last write a few files', where a whole batch left
+/// every other core idle while it was written.
+fn batches(n: usize) -> Vec<std::ops::Range<usize>> {
+    if n <= BATCH {
+        return (n > 0).then_some(0..n).into_iter().collect();
+    }
+    let mut out = Vec::new();
+    let mut start = 0;
+    while start < n {
+        let left = n - start;
+        let size = if left >= 2 * BATCH {
+            BATCH
+        } else if left > LAST_BATCH {
+            left.div_ceil(2)
+        } else {
+            left
+        };
+        out.push(start..start + size);
+        start += size;
+    }
+    out
+}
+
+/// The most files the last batch of a large import holds (see [`batches`]).
+const LAST_BATCH: usize = 4;
 
 /// Title of a document: its file name without the extension.
 pub fn title_of(path: &Path) -> String {
@@ -122,7 +151,7 @@ pub fn add_files_with(
     };
     let mut out: Vec<(PathBuf, Result<AddOutcome>)> = Vec::with_capacity(files.len());
     let mut pending: Option<(&[PathBuf], Vec<Result<NewDocument>>)> = None;
-    let mut chunks = files.chunks(BATCH);
+    let mut chunks = batches(files.len()).into_iter().map(|range| &files[range]);
     loop {
         let next = if cancel.load(Ordering::Relaxed) {
             None
@@ -208,6 +237,24 @@ mod tests {
                 p
             })
             .collect()
+    }
+
+    #[test]
+    fn batches_cover_the_files_in_order_and_end_small() {
+        assert!(batches(0).is_empty());
+        let sizes = |n: usize| -> Vec<usize> { batches(n).iter().map(|r| r.len()).collect() };
+        assert_eq!(sizes(1), [1]);
+        assert_eq!(sizes(BATCH), [BATCH], "a small import is one transaction");
+        assert_eq!(sizes(190), [64, 63, 32, 16, 8, 4, 3]);
+        assert_eq!(sizes(65), [33, 16, 8, 4, 4]);
+        for n in [65, 127, 128, 129, 300, 1000] {
+            let b = batches(n);
+            assert_eq!(b[0].start, 0);
+            assert!(b.windows(2).all(|w| w[0].end == w[1].start), "{n}");
+            assert_eq!(b.last().map(|r| r.end), Some(n), "{n}");
+            assert!(b.last().is_some_and(|r| r.len() <= LAST_BATCH), "{n}");
+            assert!(b.iter().all(|r| (1..=BATCH).contains(&r.len())), "{n}");
+        }
     }
 
     #[test]
