@@ -237,6 +237,7 @@ impl DistinctConcepts {
     pub fn clear(&mut self) {
         if self.slots.len() > 4096 {
             self.slots = Vec::new();
+            self.concepts = Vec::new();
         } else {
             self.slots.fill(0);
         }

@@ -191,9 +191,36 @@ fn with_scratch<T>(f: impl FnOnce(&mut Scratch) -> T) -> T {
         static SCRATCH: RefCell<Scratch> = RefCell::default();
     }
     SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
-        Ok(mut held) => f(&mut held),
+        Ok(mut held) => {
+            let out = f(&mut held);
+            held.release_if_huge();
+            out
+        }
         Err(_) => f(&mut Scratch::default()),
     })
+}
+
+/// The most memory one of [`Scratch`]'s buffers keeps between paragraphs: one enormous paragraph (a
+/// whole book in one, from a file without paragraph breaks) does not stay in every thread's memory.
+const SCRATCH_KEPT: usize = 1 << 20;
+
+impl Scratch {
+    fn release_if_huge(&mut self) {
+        fn release<T>(buf: &mut Vec<T>) {
+            if buf.capacity() * std::mem::size_of::<T>() > SCRATCH_KEPT {
+                *buf = Vec::new();
+            }
+        }
+        if self.read.normalized.capacity() > SCRATCH_KEPT {
+            self.read.normalized = String::new();
+        }
+        release(&mut self.read.units);
+        release(&mut self.words);
+        release(&mut self.shingles);
+        release(&mut self.concepts.later);
+        release(&mut self.concepts.slots);
+        release(&mut self.concepts.ranked);
+    }
 }
 
 /// What fingerprinting keeps on each thread from one paragraph to the next: its working buffers, so
@@ -324,6 +351,31 @@ mod tests {
                 assert_eq!(f.simhash(p), fresh[i].0.simhash, "{round} {i}");
             }
         }
+    }
+
+    #[test]
+    fn an_enormous_paragraph_does_not_stay_in_the_threads_memory() {
+        let f = Fingerprinter::new();
+        let huge: String = (0..60_000).map(|i| format!("w{} ", i % 5000)).collect();
+        let kept = || {
+            with_scratch(|s| {
+                let bytes = |n: usize, size: usize| n * size;
+                [
+                    bytes(
+                        s.read.units.capacity(),
+                        std::mem::size_of::<crate::text::Unit>(),
+                    ),
+                    bytes(s.words.capacity(), std::mem::size_of::<LookedUp>()),
+                    bytes(s.shingles.capacity(), 4),
+                ]
+            })
+        };
+        let print = f.paragraph(&huge);
+        assert!(print.shingles.len() > 1000 && !print.concepts.is_empty());
+        assert!(kept().iter().all(|&b| b <= SCRATCH_KEPT), "{:?}", kept());
+        // An ordinary paragraph keeps its buffers for the next one.
+        f.paragraph("Debian 软件包维护者应当定期检查错误跟踪系统。");
+        assert!(kept().iter().all(|&b| b > 0), "{:?}", kept());
     }
 
     #[test]
