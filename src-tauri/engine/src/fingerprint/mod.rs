@@ -14,12 +14,12 @@ pub mod method;
 pub mod shingles;
 pub mod simhash;
 
-use crate::crosslang::{self, Lexicon};
-use crate::text::words::{self, Concepts};
 use std::cell::RefCell;
 
+use crate::crosslang::{self, Lexicon};
 use crate::text::tokens::LookedUp;
 use crate::text::units::read_into;
+use crate::text::words::{self, Concepts};
 use crate::text::{normalize, ReadParagraph, Tokenizer};
 
 pub use idf::IdfTable;
