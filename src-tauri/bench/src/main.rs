@@ -344,9 +344,12 @@ fn main() -> Result<ExitCode> {
         };
         let by_id = || {
             let mut x = 0u64;
+            let mut words = Vec::new();
             for p in &normalized {
-                fp.tokenizer()
-                    .for_each_looked_up_word(p, |_, h, e| sum(&mut x, h, e));
+                fp.tokenizer().looked_up_words(p, &mut words);
+                for w in &words {
+                    sum(&mut x, w.hash, table.by_id(w.packed));
+                }
             }
             x
         };

@@ -166,7 +166,12 @@ fn latin_tokens(text: &str, language: Language) -> (Vec<u64>, Vec<u64>) {
 
 /// The concept keys of a paragraph of `language` (see the module notes), sorted and distinct.
 pub fn index_keys(language: Language, concepts: &[u64]) -> Vec<u32> {
-    let mut keys: Vec<u32> = concepts.iter().map(|&c| concept_key(language, c)).collect();
+    keys_of(language, concepts.iter().copied())
+}
+
+/// [`index_keys`] of concepts as they come.
+fn keys_of(language: Language, concepts: impl Iterator<Item = u64>) -> Vec<u32> {
+    let mut keys: Vec<u32> = concepts.map(|c| concept_key(language, c)).collect();
     keys.sort_unstable();
     keys.dedup();
     keys
@@ -240,8 +245,8 @@ impl DistinctConcepts {
             self.concepts = Vec::new();
         } else {
             self.slots.fill(0);
+            self.concepts.clear();
         }
-        self.concepts.clear();
         self.has_zero = false;
     }
 
@@ -280,13 +285,7 @@ impl DistinctConcepts {
             concepts.select_nth_unstable(MAX_STORED_CONCEPTS - 1);
             concepts.truncate(MAX_STORED_CONCEPTS);
         }
-        let mut keys: Vec<u32> = concepts
-            .iter()
-            .map(|r| concept_key(language, r.1))
-            .collect();
-        keys.sort_unstable();
-        keys.dedup();
-        keys
+        keys_of(language, concepts.iter().map(|r| r.1))
     }
 }
 

@@ -137,17 +137,11 @@ impl Tokenizer {
         mut f: impl FnMut(&'t str, u64, Option<Entry<'static>>),
     ) {
         let table = super::word_table();
-        let ids = self.ids();
-        self.jieba.cut_with_ids(normalized, true, |word, id| {
-            if !is_content(word) {
-                return;
-            }
-            let hash = super::words::word_hash(word);
-            match id.and_then(|id| ids.get(id)) {
-                Some(&packed) => f(word, hash, table.by_id(packed)),
-                None => f(word, hash, table.get(hash)),
-            }
-        });
+        let mut words = Vec::new();
+        self.looked_up_words(normalized, &mut words);
+        for w in &words {
+            f(w.word(normalized), w.hash, table.by_id(w.packed));
+        }
     }
 }
 

@@ -128,7 +128,7 @@ struct Marks {
     simplified: u32,
 }
 
-#[inline(always)]
+#[inline]
 fn cjk_unit(folder: Folder, c: char, i: u32, marks: &mut Marks) -> Unit {
     let m = folder.fold_marked(c);
     let f = m.folded;
@@ -207,7 +207,7 @@ fn fold_phrases(folder: Folder, units: Vec<Unit>) -> Vec<Unit> {
     }
 }
 
-#[inline(always)]
+#[inline]
 fn flush(out: &mut Vec<Unit>, word: &mut String, start: u32, end: u32) {
     if !word.is_empty() {
         out.push(Unit {

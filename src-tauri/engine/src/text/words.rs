@@ -438,10 +438,6 @@ impl WordTable {
         &self.words[offset..offset + 2 * slots]
     }
 
-    fn probe<'t>(&'t self, table: &[u64], hash: u64) -> Option<Entry<'t>> {
-        self.probe_packed(table, hash).map(|p| self.entry(p))
-    }
-
     fn probe_packed(&self, table: &[u64], hash: u64) -> Option<u64> {
         slot(table, hash).map(|i| table[2 * i + 1])
     }
@@ -480,9 +476,7 @@ impl WordTable {
     /// first, then the whole one.
     #[inline]
     pub fn get(&self, hash: u64) -> Option<Entry<'_>> {
-        let common = self.table(HEADER + 2 * self.word_slots(), self.common_slots());
-        self.probe(common, hash)
-            .or_else(|| self.probe(self.table(HEADER, self.word_slots()), hash))
+        self.by_id(self.get_packed(hash))
     }
 
     /// What [`Self::get`] answers, as stored: the word's packed entry ([`Self::by_id`] reads it).
