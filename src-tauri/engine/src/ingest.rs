@@ -1,12 +1,13 @@
 //! The write path: from files on disk to documents in the library. Files are read and fingerprinted in
-//! parallel (rayon) in batches; the single writer then stores each batch of documents in one transaction
-//! (a failed batch again document by document), in input order, so ids are deterministic and an
-//! interrupted run leaves only whole documents.
+//! parallel (rayon), one task each; the single writer stores each batch of documents in one transaction
+//! as soon as its files are ready (a failed batch again document by document), in input order, so ids
+//! are deterministic and an interrupted run leaves only whole documents.
 
+use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 
-use rayon::prelude::*;
 use xxhash_rust::xxh3::Xxh3;
 
 use crate::error::{Error, Result};
@@ -14,14 +15,14 @@ use crate::extract::{self, ExtractOptions, Extracted};
 use crate::fingerprint::Fingerprinter;
 use crate::library::{AddOutcome, NewDocument, NewParagraph, Store};
 
-/// Files prepared in parallel before each batch is written (see [`batches`]).
+/// Files written in one transaction (see [`batches`]).
 const BATCH: usize = 64;
 
 /// The batches `n` files are prepared and written in, as ranges. Up to [`BATCH`] files, one batch (one
 /// transaction); more, batches of [`BATCH`] files, then, for the last `2 × BATCH` or fewer, half of what
-/// is left each time, down to [`LAST_BATCH`]. A batch is written while the next one is prepared, and the
-/// last one with nothing beside it: halving makes that last write a few files', where a whole batch left
-/// every other core idle while it was written.
+/// is left each time, down to [`LAST_BATCH`]. A batch is written while the next files are prepared, and
+/// the last one with nothing beside it: halving makes that last write a few files', where a whole batch
+/// left every other core idle while it was written.
 fn batches(n: usize) -> Vec<std::ops::Range<usize>> {
     if n <= BATCH {
         return (n > 0).then_some(0..n).into_iter().collect();
@@ -128,50 +129,50 @@ pub fn add_files(
 /// transaction, in order), so a shared library is locked only while a batch is written, never while files
 /// are read and fingerprinted. When a batch fails, its documents are written one by one, so one bad
 /// document (or a full disk) costs only itself and is reported with its own error.
+///
+/// Files are prepared one task each, in order, on the thread pool, at most [`AHEAD`] files past the
+/// batch being written; the calling thread writes each batch as soon as its files are ready and, while
+/// it waits, prepares files itself when it is one of the pool's threads. No thread waits for a whole
+/// batch to be prepared before starting on the next one.
 pub fn add_files_with(
     files: &[PathBuf],
     options: &ExtractOptions,
     fingerprinter: &Fingerprinter,
     cancel: &AtomicBool,
     mut progress: impl FnMut(Progress<'_>),
-    mut write: impl FnMut(&[&NewDocument]) -> Result<Vec<AddOutcome>> + Send,
+    mut write: impl FnMut(&[&NewDocument]) -> Result<Vec<AddOutcome>>,
 ) -> Vec<(PathBuf, Result<AddOutcome>)> {
     // Documents to fingerprint: the id table pays for itself (built now where it is not embedded).
     crate::text::word_ids();
-    let prepare_batch = |chunk: &[PathBuf]| -> Vec<Result<NewDocument>> {
-        chunk
-            .par_iter()
-            .map(|path| {
-                if cancel.load(Ordering::Relaxed) {
-                    return Err(Error::Cancelled);
-                }
+    let ready = Ready::new(files.len());
+    let prepare = |i: usize| {
+        let path = &files[i];
+        let doc = if cancel.load(Ordering::Relaxed) {
+            Err(Error::Cancelled)
+        } else {
+            // A panic in a reader costs its file, not the import (and never leaves the writer waiting).
+            std::panic::catch_unwind(AssertUnwindSafe(|| {
                 prepare_file(path, options, fingerprinter)
-            })
-            .collect()
+            }))
+            .unwrap_or(Err(Error::Internal("reading the file failed unexpectedly")))
+        };
+        ready.put(i, doc);
     };
     let mut out: Vec<(PathBuf, Result<AddOutcome>)> = Vec::with_capacity(files.len());
-    let mut pending: Option<(&[PathBuf], Vec<Result<NewDocument>>)> = None;
-    let mut chunks = batches(files.len()).into_iter().map(|range| &files[range]);
-    loop {
-        let next = if cancel.load(Ordering::Relaxed) {
-            None
-        } else {
-            chunks.next()
-        };
-        if next.is_none() && pending.is_none() {
-            break;
-        }
-        // Prepare the next batch while the previous one is written.
-        let (prepared, written) = rayon::join(
-            || next.map(prepare_batch),
-            || {
-                pending
-                    .take()
-                    .map(|(chunk, docs)| (chunk, write_batch(docs, &mut write)))
-            },
-        );
-        if let Some((chunk, outcomes)) = written {
-            for (path, outcome) in chunk.iter().zip(outcomes) {
+    rayon::in_place_scope_fifo(|scope| {
+        let mut spawned = 0;
+        for range in batches(files.len()) {
+            if cancel.load(Ordering::Relaxed) {
+                break;
+            }
+            while spawned < (range.end + AHEAD).min(files.len()) {
+                let i = spawned;
+                scope.spawn_fifo(move |_| prepare(i));
+                spawned += 1;
+            }
+            let docs = ready.take(range.clone());
+            let chunk = &files[range];
+            for (path, outcome) in chunk.iter().zip(write_batch(docs, &mut write)) {
                 let Some(outcome) = outcome else { continue };
                 out.push((path.clone(), outcome.map_err(|e| e.for_file(path))));
                 progress(Progress {
@@ -181,9 +182,58 @@ pub fn add_files_with(
                 });
             }
         }
-        pending = next.zip(prepared);
-    }
+    });
     out
+}
+
+/// Files prepared beyond the batch being written (see [`add_files_with`]): the next batch, so the
+/// pool's threads have work while a batch is written.
+const AHEAD: usize = BATCH;
+
+/// Prepared documents, by file, until the writer takes them.
+struct Ready {
+    slots: Mutex<Vec<Option<Result<NewDocument>>>>,
+    filled: Condvar,
+}
+
+impl Ready {
+    fn new(n: usize) -> Ready {
+        Ready {
+            slots: Mutex::new((0..n).map(|_| None).collect()),
+            filled: Condvar::new(),
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Vec<Option<Result<NewDocument>>>> {
+        // A slot is only ever filled or emptied whole, so a panic elsewhere leaves nothing half-written.
+        self.slots.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn put(&self, i: usize, doc: Result<NewDocument>) {
+        self.lock()[i] = Some(doc);
+        self.filled.notify_one();
+    }
+
+    /// The documents of `range`, once every one is prepared. Until then the calling thread prepares
+    /// files itself (when it is one of the pool's threads and a file is waiting) or sleeps until one is
+    /// put.
+    fn take(&self, range: std::ops::Range<usize>) -> Vec<Result<NewDocument>> {
+        loop {
+            let mut slots = self.lock();
+            if slots[range.clone()].iter().all(Option::is_some) {
+                return slots[range].iter_mut().filter_map(Option::take).collect();
+            }
+            drop(slots);
+            if let Some(rayon::Yield::Executed) = rayon::yield_now() {
+                continue;
+            }
+            // Nothing to run here: wait for a file to be put.
+            slots = self.lock();
+            if slots[range.clone()].iter().any(Option::is_none) {
+                drop(self.filled.wait(slots));
+            }
+        }
+    }
 }
 
 /// Write one batch's prepared documents; `None` for a file skipped by cancelling.
@@ -367,9 +417,8 @@ mod tests {
         )));
     }
 
-    #[test]
-    fn many_batches_keep_input_order() {
-        let dir = tempfile::tempdir().unwrap();
+    /// 150 small files, each saying its number, named `000.txt`…
+    fn numbered_files(dir: &Path) -> Vec<PathBuf> {
         let names: Vec<String> = (0..150).map(|i| format!("{i:03}.txt")).collect();
         let texts: Vec<String> = (0..150)
             .map(|i| format!("第{i}份文档，内容各不相同：{}。\n", "文".repeat(i % 7 + 1)))
@@ -379,23 +428,71 @@ mod tests {
             .zip(&texts)
             .map(|(n, t)| (n.as_str(), t.as_str()))
             .collect();
-        let inputs = files(dir.path(), &pairs);
+        files(dir, &pairs)
+    }
+
+    #[test]
+    fn many_batches_keep_input_order_whichever_threads_prepare_them() {
+        let dir = tempfile::tempdir().unwrap();
+        let inputs = numbered_files(dir.path());
+        let f = Fingerprinter::new();
+        // Called from outside any pool (the writer only waits), and from a pool's own thread with no
+        // other thread (it prepares every file itself) and with another.
+        for threads in [None, Some(1), Some(2)] {
+            let mut lib = Library::in_memory().unwrap();
+            let mut add = || {
+                let cancel = AtomicBool::new(false);
+                add_files(
+                    &mut lib,
+                    &inputs,
+                    &ExtractOptions::default(),
+                    &f,
+                    &cancel,
+                    |_| {},
+                )
+            };
+            let out = match threads {
+                None => add(),
+                Some(n) => rayon::ThreadPoolBuilder::new()
+                    .num_threads(n)
+                    .build()
+                    .unwrap()
+                    .install(add),
+            };
+            assert_eq!(out.len(), 150, "{threads:?}");
+            let listed: Vec<String> = lib.list().unwrap().into_iter().map(|d| d.title).collect();
+            let expected: Vec<String> = (0..150).map(|i| format!("{i:03}")).collect();
+            assert_eq!(listed, expected, "{threads:?}");
+            assert!(out
+                .iter()
+                .zip(&inputs)
+                .all(|((p, r), input)| p == input && matches!(r, Ok(AddOutcome::Added(_)))));
+        }
+    }
+
+    #[test]
+    fn cancelling_stops_after_the_batch_being_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let inputs = numbered_files(dir.path());
         let f = Fingerprinter::new();
         let mut lib = Library::in_memory().unwrap();
+        let cancel = AtomicBool::new(false);
         let out = add_files(
             &mut lib,
             &inputs,
             &ExtractOptions::default(),
             &f,
-            &AtomicBool::new(false),
-            |_| {},
+            &cancel,
+            |p| {
+                if p.done == 1 {
+                    cancel.store(true, Ordering::Relaxed);
+                }
+            },
         );
-        assert_eq!(out.len(), 150);
-        let listed: Vec<String> = lib.list().unwrap().into_iter().map(|d| d.title).collect();
-        let expected: Vec<String> = (0..150).map(|i| format!("{i:03}")).collect();
-        assert_eq!(listed, expected);
-        assert!(out
-            .iter()
-            .all(|(_, r)| matches!(r, Ok(AddOutcome::Added(_)))));
+        // The first batch was committed whole; nothing after it is reported or stored.
+        let first = batches(inputs.len())[0].len();
+        assert_eq!(out.len(), first);
+        assert!(out.iter().all(|(_, r)| r.is_ok()));
+        assert_eq!(lib.totals().unwrap().documents, first as u64);
     }
 }
