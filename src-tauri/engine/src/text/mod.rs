@@ -19,6 +19,22 @@ pub fn is_ideograph(c: char) -> bool {
     matches!(c as u32, 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF)
 }
 
+/// `char::is_alphabetic`, answered without its table for the punctuation of Chinese text: ASCII,
+/// general punctuation (U+2000..U+206F, none alphabetic) and CJK symbols and punctuation
+/// (U+3000..U+303F, by [`CJK_SYMBOLS_ALPHABETIC`]). A test checks every character of those blocks.
+#[inline]
+fn is_letter(c: char) -> bool {
+    match c as u32 {
+        0..=0x7F => c.is_ascii_alphabetic(),
+        0x2000..=0x206F => false,
+        u @ 0x3000..=0x303F => CJK_SYMBOLS_ALPHABETIC >> (u - 0x3000) & 1 != 0,
+        _ => c.is_alphabetic(),
+    }
+}
+
+/// Bit `k`: U+3000 + `k` is alphabetic (々, 〆, 〇, the Hangzhou numerals, the kana repeat marks…).
+const CJK_SYMBOLS_ALPHABETIC: u64 = 0x1F3E_03FE_0000_00E0;
+
 /// A text's ideographs and other letters, counted to tell its language (see
 /// `crosslang::language_of`): counted while the text is read for something else, it costs no pass of
 /// its own.
@@ -34,7 +50,7 @@ impl Letters {
     pub fn add(&mut self, c: char) {
         if is_ideograph(c) {
             self.ideographs += 1;
-        } else if c.is_alphabetic() {
+        } else if is_letter(c) {
             self.others += 1;
         }
     }
@@ -146,6 +162,15 @@ pub fn utf16_range(text: &str, range: [usize; 2]) -> [usize; 2] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn letters_of_the_punctuation_blocks_are_alphabetic_ones() {
+        for u in (0..0x80).chain(0x2000..0x2070).chain(0x3000..0x3040) {
+            let c = char::from_u32(u).unwrap();
+            assert_eq!(is_letter(c), c.is_alphabetic(), "U+{u:04X}");
+        }
+        assert!(is_letter('〇') && !is_letter('。') && is_letter('é') && !is_letter('—'));
+    }
 
     #[test]
     fn utf16_ranges_count_astral_characters_twice() {

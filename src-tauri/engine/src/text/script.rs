@@ -51,6 +51,8 @@ struct Folding {
     /// it ([`STARTS`]) and `c` is a Simplified form ([`SIMPLIFIED`]): what [`Folder::fold_marked`] reads
     /// of a character, in one load instead of three (one from each of three tables).
     dense: Vec<u32>,
+    /// `hashes[c - DENSE_FIRST]`: the unit hash of the fold of `c` (`units::char_hash`).
+    hashes: Vec<u64>,
     other: FxHashMap<char, char>,
     /// Folded Taiwan phrase → folded Mainland phrase.
     phrases: FxHashMap<Vec<char>, Vec<char>>,
@@ -159,8 +161,10 @@ fn folding() -> &'static Folding {
                 f as u32 | if starts { STARTS } else { 0 } | if simplified { SIMPLIFIED } else { 0 }
             })
             .collect();
+        let hashes = folds.iter().map(|&f| super::units::char_hash(f)).collect();
         Folding {
             dense,
+            hashes,
             other,
             phrases,
             starts,
@@ -244,6 +248,20 @@ impl Folder {
             traditional: folded != c,
             simplified: folded == c && simplified,
         }
+    }
+
+    /// [`Self::fold_marked`] of `c` with the unit hash of its fold (`units::char_hash`), which
+    /// a character of the dense block has precomputed.
+    #[inline]
+    pub(crate) fn fold_marked_hashed(self, c: char) -> (Marked, u64) {
+        let u = c as u32;
+        let m = self.fold_marked(c);
+        let hash = if (DENSE_FIRST..=DENSE_LAST).contains(&u) {
+            self.0.hashes[(u - DENSE_FIRST) as usize]
+        } else {
+            super::units::char_hash(m.folded)
+        };
+        (m, hash)
     }
 
     /// Whether a phrase of the table begins with the folded characters `a`, `b`.

@@ -27,7 +27,7 @@ pub struct Unit {
 /// Split a paragraph into units.
 pub fn units(text: &str) -> Vec<Unit> {
     let mut out = Vec::new();
-    units_into(text, &mut out, |_, _| {});
+    units_into(text, &mut out, &mut UnitsOnly);
     out
 }
 
@@ -63,20 +63,82 @@ pub fn read_into(text: &str, read: &mut ReadParagraph) {
     normalized.reserve(text.len());
     *non_ws_chars = 0;
     *letters = super::Letters::default();
-    units_into(text, units, |c, n| {
-        if let Some(n) = n {
-            normalized.push(n);
-            letters.add(n);
-        } else {
-            *non_ws_chars += usize::from(!c.is_whitespace());
-        }
-    });
+    units_into(
+        text,
+        units,
+        &mut Reading {
+            normalized,
+            non_ws_chars,
+            letters,
+        },
+    );
 }
 
-/// Units of `text` into `out` (emptied first). `on_char` is called with each source character and
-/// `None`, then with `Some(normalised)` for each of its normalised characters, in order.
+/// What [`units_into`] tells its caller besides the units, as it reads.
+trait OnChars {
+    /// A source character that is not a unified Han ideograph.
+    fn source(&mut self, c: char);
+    /// One of its normalised characters, in order.
+    fn normalized(&mut self, n: char);
+    /// A run of `chars` unified Han ideographs (U+4E00..U+9FFF): source and normalised text alike.
+    fn han_run(&mut self, run: &str, chars: usize);
+}
+
+/// [`units`]: nothing but the units.
+struct UnitsOnly;
+
+impl OnChars for UnitsOnly {
+    fn source(&mut self, _: char) {}
+    fn normalized(&mut self, _: char) {}
+    fn han_run(&mut self, _: &str, _: usize) {}
+}
+
+/// [`read_into`]: the normalised text, its letters and the source's size, as they are read.
+struct Reading<'r> {
+    normalized: &'r mut String,
+    non_ws_chars: &'r mut usize,
+    letters: &'r mut super::Letters,
+}
+
+impl OnChars for Reading<'_> {
+    #[inline]
+    fn source(&mut self, c: char) {
+        *self.non_ws_chars += usize::from(!c.is_whitespace());
+    }
+
+    #[inline]
+    fn normalized(&mut self, n: char) {
+        self.normalized.push(n);
+        self.letters.add(n);
+    }
+
+    #[inline]
+    fn han_run(&mut self, run: &str, chars: usize) {
+        self.normalized.push_str(run);
+        *self.non_ws_chars += chars;
+        self.letters.ideographs += chars;
+    }
+}
+
+/// The unified Han ideograph (U+4E00..U+9FFF) whose UTF-8 begins `bytes`, if one does: three bytes,
+/// `E4 B8..BF`, then `E5`..`E9`.
+#[inline]
+fn han_at(bytes: &[u8]) -> Option<char> {
+    let &[b0, b1, b2, ..] = bytes else {
+        return None;
+    };
+    if !(0xE4..=0xE9).contains(&b0) || (b0 == 0xE4 && b1 < 0xB8) {
+        return None;
+    }
+    // `bytes` is valid UTF-8, so the continuation bytes are there and well formed.
+    char::from_u32(
+        (u32::from(b0) & 0x0F) << 12 | (u32::from(b1) & 0x3F) << 6 | (u32::from(b2) & 0x3F),
+    )
+}
+
+/// Units of `text` into `out` (emptied first), telling `on` what is read (see [`OnChars`]).
 #[inline(always)]
-fn units_into(text: &str, out: &mut Vec<Unit>, mut on_char: impl FnMut(char, Option<char>)) {
+fn units_into(text: &str, out: &mut Vec<Unit>, on: &mut impl OnChars) {
     out.clear();
     out.reserve(text.len() / 2);
     let folder = Folder::get();
@@ -85,18 +147,35 @@ fn units_into(text: &str, out: &mut Vec<Unit>, mut on_char: impl FnMut(char, Opt
     let mut word = String::new();
     let mut word_start = 0u32;
     let mut word_end = 0u32;
-    for (i, c) in text.chars().enumerate() {
-        let i = i as u32;
-        on_char(c, None);
-        // Unified Han ideographs, the common case, are their own normalised form and a unit each.
-        if matches!(c as u32, 0x4E00..=0x9FFF) {
-            on_char(c, Some(c));
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    // Characters before `at`.
+    let mut i = 0u32;
+    while at < bytes.len() {
+        // Unified Han ideographs, the common case, are their own normalised form and a unit each: a
+        // run of them is read without decoding it as characters one by one.
+        if let Some(c) = han_at(&bytes[at..]) {
             flush(out, &mut word, word_start, word_end);
+            let run_start = at;
+            let run_first = i;
             out.push(cjk_unit(folder, c, i, &mut marks));
+            at += 3;
+            i += 1;
+            while let Some(c) = han_at(&bytes[at..]) {
+                out.push(cjk_unit(folder, c, i, &mut marks));
+                at += 3;
+                i += 1;
+            }
+            on.han_run(&text[run_start..at], (i - run_first) as usize);
             continue;
         }
+        let Some(c) = text[at..].chars().next() else {
+            break;
+        };
+        at += c.len_utf8();
+        on.source(c);
         normalize_char(c, |n| {
-            on_char(c, Some(n));
+            on.normalized(n);
             if is_cjk(n) {
                 flush(out, &mut word, word_start, word_end);
                 out.push(cjk_unit(folder, n, i, &mut marks));
@@ -112,6 +191,7 @@ fn units_into(text: &str, out: &mut Vec<Unit>, mut on_char: impl FnMut(char, Opt
                 flush(out, &mut word, word_start, word_end);
             }
         });
+        i += 1;
     }
     flush(out, &mut word, word_start, word_end);
     if marks.phrase && marks.traditional > marks.simplified {
@@ -130,13 +210,13 @@ struct Marks {
 
 #[inline]
 fn cjk_unit(folder: Folder, c: char, i: u32, marks: &mut Marks) -> Unit {
-    let m = folder.fold_marked(c);
+    let (m, hash) = folder.fold_marked_hashed(c);
     let f = m.folded;
     marks.phrase |= m.starts;
     marks.traditional += u32::from(m.traditional);
     marks.simplified += u32::from(m.simplified);
     Unit {
-        hash: char_hash(f),
+        hash,
         start: i,
         end: i + 1,
         cjk: true,
@@ -144,8 +224,9 @@ fn cjk_unit(folder: Folder, c: char, i: u32, marks: &mut Marks) -> Unit {
     }
 }
 
+/// The hash of a CJK unit's (folded) character: xxh3-64 (seed 0) of its UTF-8.
 #[inline]
-fn char_hash(c: char) -> u64 {
+pub(crate) fn char_hash(c: char) -> u64 {
     let mut buf = [0u8; 4];
     xxh3_64(c.encode_utf8(&mut buf).as_bytes())
 }
@@ -229,6 +310,7 @@ pub fn mostly_cjk(units: &[Unit]) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use super::super::script::fold_char;
     use super::*;
 
     #[test]
@@ -257,9 +339,26 @@ mod tests {
             "ﬁle ㎏ Ⅻ 〇々〆 “引号”…… ＡＢＣ１２３ Ǆ İstanbul ß 한국어 カタカナ 𠀀",
             "\u{3000}\u{3000}第一行 第二行\t",
             "㐀 豈 English and 中文 mixed",
+            // The Han block's edges and its UTF-8 neighbours: ䷿ (U+4DFF, E4 B7 BF) is a hexagram,
+            // 一 (U+4E00) and 鿿 (U+9FFF) are ideographs, ꀀ (U+A000) is Yi.
+            "䷿一鿿ꀀ一a鿿，䷿",
+            "abc一二三def四五",
         ] {
             let read = units_and_normalized(text);
             assert_eq!(read.units, units(text), "{text:?}");
+            // Each CJK unit is the character it points at, folded.
+            let chars: Vec<char> = text.chars().collect();
+            for u in read.units.iter().filter(|u| u.cjk) {
+                assert_eq!(u.end, u.start + 1, "{text:?}");
+                let mut normalised = String::new();
+                normalize_char(chars[u.start as usize], |n| normalised.push(n));
+                assert_eq!(
+                    Some(u.ch),
+                    normalised.chars().next().map(fold_char),
+                    "{text:?}"
+                );
+                assert_eq!(u.hash, char_hash(u.ch), "{text:?}");
+            }
             assert_eq!(read.normalized, super::super::normalize(text), "{text:?}");
             assert_eq!(
                 read.letters,
