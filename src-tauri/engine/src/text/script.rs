@@ -24,6 +24,7 @@
 use std::sync::OnceLock;
 
 use rustc_hash::FxHashMap;
+use xxhash_rust::xxh3::xxh3_64;
 
 const TS_CHARACTERS: &str = include_str!("../../../../assets/opencc/TSCharacters.txt");
 const TW_VARIANTS: &str = include_str!("../../../../assets/opencc/TWVariants.txt");
@@ -51,7 +52,7 @@ struct Folding {
     /// it ([`STARTS`]) and `c` is a Simplified form ([`SIMPLIFIED`]): what [`Folder::fold_marked`] reads
     /// of a character, in one load instead of three (one from each of three tables).
     dense: Vec<u32>,
-    /// `hashes[c - DENSE_FIRST]`: the unit hash of the fold of `c` (`units::char_hash`).
+    /// `hashes[c - DENSE_FIRST]`: the unit hash of the fold of `c` ([`char_hash`]).
     hashes: Vec<u64>,
     other: FxHashMap<char, char>,
     /// Folded Taiwan phrase → folded Mainland phrase.
@@ -161,7 +162,7 @@ fn folding() -> &'static Folding {
                 f as u32 | if starts { STARTS } else { 0 } | if simplified { SIMPLIFIED } else { 0 }
             })
             .collect();
-        let hashes = folds.iter().map(|&f| super::units::char_hash(f)).collect();
+        let hashes = folds.iter().map(|&f| char_hash(f)).collect();
         Folding {
             dense,
             hashes,
@@ -184,6 +185,13 @@ pub fn fold_char(c: char) -> char {
 #[cfg(test)]
 fn may_start_phrase(c: char) -> bool {
     Folder::get().starts(c)
+}
+
+/// The hash of a CJK unit's (folded) character (`units::Unit::hash`): xxh3-64 (seed 0) of its UTF-8.
+#[inline]
+pub(crate) fn char_hash(c: char) -> u64 {
+    let mut buf = [0u8; 4];
+    xxh3_64(c.encode_utf8(&mut buf).as_bytes())
 }
 
 /// A character's fold and marks (see [`Folder::fold_marked`]).
@@ -250,7 +258,7 @@ impl Folder {
         }
     }
 
-    /// [`Self::fold_marked`] of `c` with the unit hash of its fold (`units::char_hash`), which
+    /// [`Self::fold_marked`] of `c` with the unit hash of its fold ([`char_hash`]), which
     /// a character of the dense block has precomputed.
     #[inline]
     pub(crate) fn fold_marked_hashed(self, c: char) -> (Marked, u64) {
@@ -259,7 +267,7 @@ impl Folder {
         let hash = if (DENSE_FIRST..=DENSE_LAST).contains(&u) {
             self.0.hashes[(u - DENSE_FIRST) as usize]
         } else {
-            super::units::char_hash(m.folded)
+            char_hash(m.folded)
         };
         (m, hash)
     }

@@ -7,7 +7,7 @@
 use xxhash_rust::xxh3::xxh3_64;
 
 use super::normalize::{is_cjk, is_cjk_punctuation, normalize_char};
-use super::script::{phrase_at, Folder};
+use super::script::{char_hash, phrase_at, Folder};
 
 /// One unit of a paragraph.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -222,13 +222,6 @@ fn cjk_unit(folder: Folder, c: char, i: u32, marks: &mut Marks) -> Unit {
         cjk: true,
         ch: f,
     }
-}
-
-/// The hash of a CJK unit's (folded) character: xxh3-64 (seed 0) of its UTF-8.
-#[inline]
-pub(crate) fn char_hash(c: char) -> u64 {
-    let mut buf = [0u8; 4];
-    xxh3_64(c.encode_utf8(&mut buf).as_bytes())
 }
 
 /// In a Traditional paragraph, Taiwan words replaced by the units of their Mainland form (see
