@@ -18,7 +18,7 @@ use crate::library::{AddOutcome, NewDocument, NewParagraph, Store};
 /// Files written in one transaction (see [`batches`]).
 const BATCH: usize = 64;
 
-/// The batches `n` files are prepared and written in, as ranges. Up to [`BATCH`] files, one batch (one
+/// The batches `n` files are written in, as ranges. Up to [`BATCH`] files, one batch (one
 /// transaction); more, batches of [`BATCH`] files, then, for the last `2 × BATCH` or fewer, half of what
 /// is left each time, down to [`LAST_BATCH`]. A batch is written while the next files are prepared, and
 /// the last one with nothing beside it: halving makes that last write a few files', where a whole batch
@@ -110,8 +110,9 @@ pub struct Progress<'p> {
 }
 
 /// Add files to the library: read and fingerprint in parallel, write each batch of documents in one
-/// transaction while the next batch is being prepared. Returns each file's outcome in input order. Stops
-/// early (between batches) when `cancel` is set; files not reached are not in the result.
+/// transaction while the next files are being prepared. Returns each file's outcome in input order.
+/// Stops early (between batches) when `cancel` is set: files not started are skipped (the batch being
+/// waited for is written with the files already read) and are not in the result.
 pub fn add_files(
     library: &mut dyn Store,
     files: &[PathBuf],
@@ -130,10 +131,11 @@ pub fn add_files(
 /// are read and fingerprinted. When a batch fails, its documents are written one by one, so one bad
 /// document (or a full disk) costs only itself and is reported with its own error.
 ///
-/// Files are prepared one task each, in order, on the thread pool, at most [`AHEAD`] files past the
-/// batch being written; the calling thread writes each batch as soon as its files are ready and, while
-/// it waits, prepares files itself when it is one of the pool's threads. No thread waits for a whole
-/// batch to be prepared before starting on the next one.
+/// Files are prepared one task each, in order, on the calling thread's pool (the global one when it is
+/// in none), at most [`AHEAD`] files past the batch being written; the calling thread writes each batch
+/// as soon as its files are ready and, while it waits, prepares the files still in its own queue when
+/// it is one of the pool's threads (else it sleeps). No thread waits for a batch before preparing the
+/// next files. A panic in `write` or `progress` stops the files not yet started.
 pub fn add_files_with(
     files: &[PathBuf],
     options: &ExtractOptions,
@@ -145,9 +147,11 @@ pub fn add_files_with(
     // Documents to fingerprint: the id table pays for itself (built now where it is not embedded).
     crate::text::word_ids();
     let ready = Ready::new(files.len());
+    // Set when the writer leaves, normally or by a panic: files not started are then skipped.
+    let stop = AtomicBool::new(false);
     let prepare = |i: usize| {
         let path = &files[i];
-        let doc = if cancel.load(Ordering::Relaxed) {
+        let doc = if cancel.load(Ordering::Relaxed) || stop.load(Ordering::Relaxed) {
             Err(Error::Cancelled)
         } else {
             // A panic in a reader costs its file, not the import (and never leaves the writer waiting).
@@ -160,6 +164,7 @@ pub fn add_files_with(
     };
     let mut out: Vec<(PathBuf, Result<AddOutcome>)> = Vec::with_capacity(files.len());
     rayon::in_place_scope_fifo(|scope| {
+        let _stop = StopOnDrop(&stop);
         let mut spawned = 0;
         for range in batches(files.len()) {
             if cancel.load(Ordering::Relaxed) {
@@ -184,6 +189,15 @@ pub fn add_files_with(
         }
     });
     out
+}
+
+/// Sets its flag when dropped (see [`add_files_with`]).
+struct StopOnDrop<'f>(&'f AtomicBool);
+
+impl Drop for StopOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
 }
 
 /// Files prepared beyond the batch being written (see [`add_files_with`]): the next batch, so the
@@ -215,8 +229,8 @@ impl Ready {
     }
 
     /// The documents of `range`, once every one is prepared. Until then the calling thread prepares
-    /// files itself (when it is one of the pool's threads and a file is waiting) or sleeps until one is
-    /// put.
+    /// the files still in its own queue (when it is one of the pool's threads: only what it spawned
+    /// is there, never another's work) or sleeps until a file is put.
     fn take(&self, range: std::ops::Range<usize>) -> Vec<Result<NewDocument>> {
         loop {
             let mut slots = self.lock();
@@ -224,7 +238,7 @@ impl Ready {
                 return slots[range].iter_mut().filter_map(Option::take).collect();
             }
             drop(slots);
-            if let Some(rayon::Yield::Executed) = rayon::yield_now() {
+            if let Some(rayon::Yield::Executed) = rayon::yield_local() {
                 continue;
             }
             // Nothing to run here: wait for a file to be put.
@@ -467,6 +481,37 @@ mod tests {
                 .iter()
                 .zip(&inputs)
                 .all(|((p, r), input)| p == input && matches!(r, Ok(AddOutcome::Added(_)))));
+        }
+    }
+
+    #[test]
+    fn a_panic_in_the_writer_reaches_the_caller() {
+        let dir = tempfile::tempdir().unwrap();
+        let inputs = numbered_files(dir.path());
+        let f = Fingerprinter::new();
+        // From outside any pool and from a pool's thread: the panic comes back, nothing waits forever.
+        for threads in [None, Some(2)] {
+            let add = || {
+                std::panic::catch_unwind(AssertUnwindSafe(|| {
+                    add_files_with(
+                        &inputs,
+                        &ExtractOptions::default(),
+                        &f,
+                        &AtomicBool::new(false),
+                        |_| {},
+                        |_| panic!("the disk went away"),
+                    )
+                }))
+            };
+            let out = match threads {
+                None => add(),
+                Some(n) => rayon::ThreadPoolBuilder::new()
+                    .num_threads(n)
+                    .build()
+                    .unwrap()
+                    .install(add),
+            };
+            assert!(out.is_err(), "{threads:?}");
         }
     }
 
