@@ -3,6 +3,7 @@
 //! as soon as its files are ready (a failed batch again document by document), in input order, so ids
 //! are deterministic and an interrupted run leaves only whole documents.
 
+use std::collections::VecDeque;
 use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -146,7 +147,7 @@ pub fn add_files_with(
 ) -> Vec<(PathBuf, Result<AddOutcome>)> {
     // Documents to fingerprint: the id table pays for itself (built now where it is not embedded).
     crate::text::word_ids();
-    let ready = Ready::new(files.len());
+    let ready = Ready::new();
     // Set when the writer leaves, normally or by a panic: files not started are then skipped.
     let stop = AtomicBool::new(false);
     let prepare = |i: usize| {
@@ -204,47 +205,72 @@ impl Drop for StopOnDrop<'_> {
 /// pool's threads have work while a batch is written.
 const AHEAD: usize = BATCH;
 
-/// Prepared documents, by file, until the writer takes them.
+/// Prepared documents, by file, until the writer takes them: a window from the first file not yet
+/// written, at most `BATCH + AHEAD` files long (the batch being written and the files spawned past it),
+/// whatever the number of files imported.
 struct Ready {
-    slots: Mutex<Vec<Option<Result<NewDocument>>>>,
+    window: Mutex<Window>,
     filled: Condvar,
 }
 
+#[derive(Default)]
+struct Window {
+    /// The file of `docs[0]`.
+    first: usize,
+    docs: VecDeque<Option<Result<NewDocument>>>,
+}
+
 impl Ready {
-    fn new(n: usize) -> Ready {
+    fn new() -> Ready {
         Ready {
-            slots: Mutex::new((0..n).map(|_| None).collect()),
+            window: Mutex::new(Window::default()),
             filled: Condvar::new(),
         }
     }
 
-    fn lock(&self) -> MutexGuard<'_, Vec<Option<Result<NewDocument>>>> {
+    fn lock(&self) -> MutexGuard<'_, Window> {
         // A slot is only ever filled or emptied whole, so a panic elsewhere leaves nothing half-written.
-        self.slots.lock().unwrap_or_else(PoisonError::into_inner)
+        self.window.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     fn put(&self, i: usize, doc: Result<NewDocument>) {
-        self.lock()[i] = Some(doc);
+        let mut window = self.lock();
+        // A file before the window was written already (it cannot be: the writer waits for each).
+        if let Some(k) = i.checked_sub(window.first) {
+            if window.docs.len() <= k {
+                window.docs.resize_with(k + 1, || None);
+            }
+            window.docs[k] = Some(doc);
+        }
+        drop(window);
         self.filled.notify_one();
     }
 
-    /// The documents of `range`, once every one is prepared. Until then the calling thread prepares
-    /// the files still in its own queue (when it is one of the pool's threads: only what it spawned
-    /// is there, never another's work) or sleeps until a file is put.
+    /// The documents of `range` (the files from the window's first), once every one is prepared. Until
+    /// then the calling thread prepares the files still in its own queue (when it is one of the pool's
+    /// threads: only what it spawned is there, never another's work) or sleeps until a file is put.
     fn take(&self, range: std::ops::Range<usize>) -> Vec<Result<NewDocument>> {
+        debug_assert_eq!(self.lock().first, range.start, "batches are taken in order");
+        let n = range.len();
+        let ready = |w: &Window| {
+            w.first == range.start
+                && w.docs.len() >= n
+                && w.docs.iter().take(n).all(Option::is_some)
+        };
         loop {
-            let mut slots = self.lock();
-            if slots[range.clone()].iter().all(Option::is_some) {
-                return slots[range].iter_mut().filter_map(Option::take).collect();
+            let mut window = self.lock();
+            if ready(&window) {
+                window.first = range.end;
+                return window.docs.drain(..n).flatten().collect();
             }
-            drop(slots);
+            drop(window);
             if let Some(rayon::Yield::Executed) = rayon::yield_local() {
                 continue;
             }
             // Nothing to run here: wait for a file to be put.
-            slots = self.lock();
-            if slots[range.clone()].iter().any(Option::is_none) {
-                drop(self.filled.wait(slots));
+            window = self.lock();
+            if !ready(&window) {
+                drop(self.filled.wait(window));
             }
         }
     }
@@ -482,6 +508,29 @@ mod tests {
                 .zip(&inputs)
                 .all(|((p, r), input)| p == input && matches!(r, Ok(AddOutcome::Added(_)))));
         }
+    }
+
+    #[test]
+    fn prepared_files_are_taken_in_order_and_not_kept_after() {
+        let ready = Ready::new();
+        let name = |d: Result<NewDocument>| match d {
+            Err(Error::Internal(name)) => name,
+            _ => "?",
+        };
+        // Put out of order, as threads finish them.
+        ready.put(2, Err(Error::Internal("c")));
+        ready.put(0, Err(Error::Internal("a")));
+        ready.put(1, Err(Error::Internal("b")));
+        let first: Vec<&str> = ready.take(0..2).into_iter().map(name).collect();
+        assert_eq!(first, ["a", "b"]);
+        let window = |r: &Ready| {
+            let w = r.lock();
+            (w.first, w.docs.len())
+        };
+        assert_eq!(window(&ready), (2, 1));
+        let next: Vec<&str> = ready.take(2..3).into_iter().map(name).collect();
+        assert_eq!(next, ["c"]);
+        assert_eq!(window(&ready), (3, 0));
     }
 
     #[test]
