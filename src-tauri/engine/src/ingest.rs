@@ -457,6 +457,18 @@ mod tests {
         )));
     }
 
+    /// `f` called from outside any pool (`None`) or from a thread of a pool of `n` threads.
+    fn called_in<T: Send>(threads: Option<usize>, f: impl FnOnce() -> T + Send) -> T {
+        match threads {
+            None => f(),
+            Some(n) => rayon::ThreadPoolBuilder::new()
+                .num_threads(n)
+                .build()
+                .unwrap()
+                .install(f),
+        }
+    }
+
     /// 150 small files, each saying its number, named `000.txt`…
     fn numbered_files(dir: &Path) -> Vec<PathBuf> {
         let names: Vec<String> = (0..150).map(|i| format!("{i:03}.txt")).collect();
@@ -480,7 +492,7 @@ mod tests {
         // other thread (it prepares every file itself) and with another.
         for threads in [None, Some(1), Some(2)] {
             let mut lib = Library::in_memory().unwrap();
-            let mut add = || {
+            let add = || {
                 let cancel = AtomicBool::new(false);
                 add_files(
                     &mut lib,
@@ -491,14 +503,7 @@ mod tests {
                     |_| {},
                 )
             };
-            let out = match threads {
-                None => add(),
-                Some(n) => rayon::ThreadPoolBuilder::new()
-                    .num_threads(n)
-                    .build()
-                    .unwrap()
-                    .install(add),
-            };
+            let out = called_in(threads, add);
             assert_eq!(out.len(), 150, "{threads:?}");
             let listed: Vec<String> = lib.list().unwrap().into_iter().map(|d| d.title).collect();
             let expected: Vec<String> = (0..150).map(|i| format!("{i:03}")).collect();
@@ -552,14 +557,7 @@ mod tests {
                     )
                 }))
             };
-            let out = match threads {
-                None => add(),
-                Some(n) => rayon::ThreadPoolBuilder::new()
-                    .num_threads(n)
-                    .build()
-                    .unwrap()
-                    .install(add),
-            };
+            let out = called_in(threads, add);
             assert!(out.is_err(), "{threads:?}");
         }
     }
