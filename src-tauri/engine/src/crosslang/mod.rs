@@ -4,7 +4,7 @@
 //!
 //! - **Lexicon**: `assets/lexicon/cedict-zh-en.txt.gz`, derived from CC-CEDICT (CC BY-SA 4.0, see its
 //!   README): Simplified headword → English gloss words; and `learned-zh-en.txt.gz`, the terms
-//!   CC-CEDICT glosses in other senses (访问 "access", 配置文件 "configuration"), learned from Debian's
+//!   CC-CEDICT glosses in other senses (访问 "access", 管理员 "admin"), learned from Debian's
 //!   translation catalogues by `scripts/make-learned-lexicon.py`. Compiled into the word table, gloss
 //!   words stemmed.
 //! - **Concepts**: an English word's Snowball (Porter 2) stem, as xxh3-64 (seed 0) of the stem; a Chinese
