@@ -291,7 +291,9 @@ pub struct SentencePair {
 /// pairs the most submission characters. Where that leaves as many sentences unpaired on each side
 /// between two pairs (or between a pair and the paragraphs' edges), they pair one to one in order at
 /// [`GAP_COVER`] (marked `gap`). A submission sentence still unpaired then pairs out of order only when
-/// its score reaches [`REORDERED_COVER`] (a translation whose sentences were moved).
+/// its score reaches [`REORDERED_COVER`] (a translation whose sentences were moved), with a source
+/// sentence no other pair holds: a sentence translates one sentence, and two sentences that say the
+/// same (a writer's own restatement) are not both its translation.
 pub fn translation(submission: &[Sentence], source: &[Sentence]) -> (Vec<SentencePair>, f64) {
     align(submission, source, true)
 }
@@ -386,6 +388,8 @@ fn align(submission: &[Sentence], source: &[Sentence], joins: bool) -> (Vec<Sent
     let mut pairs = Vec::new();
     let mut steps = Vec::new();
     let mut paired = vec![false; n];
+    // Source sentences already someone's partner: a moved sentence pairs only with a free one.
+    let mut taken = vec![false; m];
     let (mut i, mut j) = (0, 0);
     loop {
         match best[i][j].1 {
@@ -402,6 +406,7 @@ fn align(submission: &[Sentence], source: &[Sentence], joins: bool) -> (Vec<Sent
                 });
                 steps.push((i, di, j, dj));
                 paired[i..i + di].fill(true);
+                taken[j..j + dj].fill(true);
                 i += di;
                 j += dj;
             }
@@ -431,6 +436,7 @@ fn align(submission: &[Sentence], source: &[Sentence], joins: bool) -> (Vec<Sent
                             joined: false,
                         });
                         paired[from.0 + k] = true;
+                        taken[from.1 + k] = true;
                     }
                 }
             }
@@ -445,9 +451,11 @@ fn align(submission: &[Sentence], source: &[Sentence], joins: bool) -> (Vec<Sent
         let found = one[i]
             .iter()
             .enumerate()
+            .filter(|&(j, _)| !taken[j])
             .max_by(|x, y| x.1.total_cmp(y.1))
             .filter(|b| *b.1 >= REORDERED_COVER);
         if let Some((j, &score)) = found {
+            taken[j] = true;
             pairs.push(SentencePair {
                 submission: (s.start, s.end),
                 source: (src[j].start, src[j].end),

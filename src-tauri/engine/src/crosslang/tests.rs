@@ -551,6 +551,40 @@ fn a_translation_keeps_its_words_order_and_a_shuffle_does_not() {
 }
 
 #[test]
+fn a_source_sentence_is_the_partner_of_one_submission_sentence_only() {
+    // A sentence written twice against its translation: the second copy, left unpaired by the
+    // alignment in order, scores enough to pair out of order, but the one source sentence is taken.
+    let lex = Lexicon::embedded();
+    let en_one =
+        "When you print the master document, the contents of all subdocuments are printed \
+in order.";
+    let zh_one = "打印主控文档时，所有子文档的内容都会按顺序打印出来。";
+    let en_twice = sentences(tok(), lex, &format!("{en_one} {en_one}"));
+    let zh = sentences(tok(), lex, zh_one);
+    assert_eq!((en_twice.len(), zh.len()), (2, 1));
+    assert!(pair_score(&en_twice[1], &zh[0]) >= REORDERED_COVER);
+    let (pairs, share) = translation(&en_twice, &zh);
+    assert_eq!(pairs.len(), 1, "{pairs:?}");
+    assert!((share - 0.5).abs() < 0.01, "{share}");
+    // With a translation each, both copies pair.
+    let twice = sentences(tok(), lex, &format!("{zh_one}{zh_one}"));
+    assert_eq!(translation(&en_twice, &twice).1, 1.0);
+    // A sentence moved still pairs out of order with its own partner.
+    let other = "主控文档可用于管理大型文档，例如具有许多章节的书籍。";
+    let en = sentences(
+        tok(),
+        lex,
+        &format!(
+            "{en_one} A master document lets you manage large documents, such as a book with many \
+chapters."
+        ),
+    );
+    assert!(pair_score(&en[1], &sentences(tok(), lex, other)[0]) >= REORDERED_COVER);
+    let (pairs, share) = translation(&en, &sentences(tok(), lex, &format!("{other}{zh_one}")));
+    assert_eq!((pairs.len(), share), (2, 1.0), "{pairs:?}");
+}
+
+#[test]
 fn the_one_sentence_left_between_two_pairs_pairs_at_a_lower_bar() {
     let lex = Lexicon::embedded();
     const ZH_FIRST: &str = "主控文档可用于管理大型文档，例如具有许多章节的书籍。";
