@@ -361,12 +361,13 @@ fn the_calibration_manual_set_finds_translations_and_calls_no_same_topic_text_a_
         f.same_topic.1 as f64 <= 0.005 * f.same_topic.0 as f64,
         "{f:?}"
     );
-    assert_eq!(f.same_topic_with_translated_passages, 0, "{f:?}");
-    // 0.049 before a translated passage was kept beside a same-language match of its source's copied
+    // 0 with 32 stored concepts (`crosslang::MAX_STORED_CONCEPTS`, before fingerprint version 7).
+    assert!(f.same_topic_with_translated_passages <= 1, "{f:?}");
+    // 0.037 with 32 stored concepts; 0.049 before a translated passage was kept beside a same-language match of its source's copied
     // names, and before a full stop followed by an ideograph ended a sentence (0.042 since; 0.043 with
     // the passage bars of `PASSAGE_CONFIDENCE`; 0.040 once a plural Latin token kept its singular;
     // 0.037 once a hyphenated English word stood for its parts).
-    assert!(f.partial_ratio_error <= 0.038, "{f:?}");
+    assert!(f.partial_ratio_error <= 0.032, "{f:?}");
 }
 
 /// The second calibration set (debian-handbook, Publican's HTML): added when the held-out set showed
@@ -390,8 +391,9 @@ fn the_second_calibration_manual_set_holds_its_figures() {
     // other links.
     assert!(f.same_topic_with_translated_passages <= 2, "{f:?}");
     // 0.081 before pairs scoring under `PARTIAL_COVER` could count at `SINGLE_PAIR_CONFIDENCE`, 0.080
-    // before a closed English compound the lexicon lacks stood for its two words.
-    assert!(f.partial_ratio_error <= 0.079, "{f:?}");
+    // before a closed English compound the lexicon lacks stood for its two words; 0.077 with 32 stored
+    // concepts (before fingerprint version 7).
+    assert!(f.partial_ratio_error <= 0.074, "{f:?}");
 }
 
 const ZH_OWN: [&str; 3] = [
@@ -663,8 +665,8 @@ fn the_held_out_manual_set_measures_what_the_documentation_says() {
     // and words, 98 before a plural Latin token kept its singular, 99 before a hyphenated English
     // word stood for its parts.
     // 100 before a lone pair beside gap pairs needed `GAP_BACKED_PAIR_CONFIDENCE` instead of
-    // `SINGLE_PAIR_CONFIDENCE`.
-    assert!(found >= 101, "{f:?}");
+    // `SINGLE_PAIR_CONFIDENCE`; 101 with 32 stored concepts (before fingerprint version 7).
+    assert!(found >= 103, "{f:?}");
     assert_eq!(f.same_topic.0, 392, "{f:?}");
     // 1 of 392 (4 before single-pair matches needed `SINGLE_PAIR_CONFIDENCE`).
     assert!(f.same_topic.1 <= 1, "{f:?}");
@@ -676,8 +678,8 @@ fn the_held_out_manual_set_measures_what_the_documentation_says() {
     // 0.068 before a translated passage was kept beside a same-language match of its source's copied
     // names and a full stop followed by an ideograph ended a sentence (0.066 since, 0.061 with the
     // passage bars of `PASSAGE_CONFIDENCE`, 0.054 once a hyphenated English word stood for its parts,
-    // 0.052 once a closed compound did).
-    assert!(f.partial_ratio_error <= 0.053, "{f:?}");
+    // 0.052 once a closed compound did, 0.050 with 48 stored concepts).
+    assert!(f.partial_ratio_error <= 0.051, "{f:?}");
 }
 
 /// LibreOffice's help shared by every application and Basic's (calibration): office software, short
@@ -698,11 +700,12 @@ fn the_office_help_calibration_set_holds_its_figures() {
         // 313 and 1 before a sentence pairing out of order needed a source sentence no other pair
         // held: the same-topic paragraph on a Web form's list entries had two sentences on one, and
         // one translation ("Most of them leave an unprinted margin.") was found that way.
-        en_zh: (253, 233),
+        // 233 and 15 with 32 stored concepts (before fingerprint version 7).
+        en_zh: (253, 238),
         zh_en: (348, 312),
         same_topic: (1068, 0),
         // 16 before the passage bars of `PASSAGE_CONFIDENCE` (0.5, and 1.0 under `PARTIAL_COVER`).
-        with_passages: 15,
+        with_passages: 14,
         // 0.0593 before a full stop followed by an ideograph ended a sentence: one document then
         // counted a writer's sentence glued to an inserted translated one (0.0605 since, 0.0564 with
         // the passage bars, 0.0555 with hyphenated words' parts).
@@ -728,7 +731,8 @@ fn the_office_help_held_out_set_measures_what_the_documentation_says() {
         // 215 and 326 before a lone pair beside gap pairs needed `GAP_BACKED_PAIR_CONFIDENCE`; 218
         // before a sentence pairing out of order needed a source sentence no other pair held (two
         // translations had been flagged against another paragraph, two sentences on one of its).
-        en_zh: (266, 220),
+        // 220, 0.0849 with 32 stored concepts (before fingerprint version 7).
+        en_zh: (266, 231),
         zh_en: (378, 329),
         same_topic: (951, 4),
         // 10 and 0.086 before the passage bars of `PASSAGE_CONFIDENCE` (0.5, and 1.0 under
@@ -738,7 +742,7 @@ fn the_office_help_held_out_set_measures_what_the_documentation_says() {
         // the same document's "right-clicking" sentence is now found as well; 0.0849 once a closed
         // compound the lexicon lacks stood for its two words.
         with_passages: 8,
-        partial_ratio_error: 0.085,
+        partial_ratio_error: 0.073,
     });
 }
 

@@ -56,8 +56,10 @@ use crate::text::{is_ideograph, normalize, Letters};
 /// A Chinese word with more concepts than this is not indexed (see the module notes).
 pub const MAX_INDEXED_CONCEPTS: usize = 8;
 
-/// Concept keys stored per paragraph at most: the most specific ones (see [`stored_keys`]).
-pub const MAX_STORED_CONCEPTS: usize = 32;
+/// Concept keys stored per paragraph at most: the most specific ones (see [`stored_keys`]). 32 before
+/// fingerprint version 7: a long paragraph's 32 most specific concepts often lay in a few of its
+/// sentences, and the translation of another one alone could not shortlist it.
+pub const MAX_STORED_CONCEPTS: usize = 48;
 
 /// The bit every concept key has (shingle keys never do).
 pub const CONCEPT_BIT: u32 = 0x8000_0000;

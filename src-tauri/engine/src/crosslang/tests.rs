@@ -243,7 +243,9 @@ fn a_library_paragraph_stores_its_most_specific_concepts() {
     let long = format!(
         "{EN} {EN_OTHER} The archive keeps every upload, and lintian reports problems. Volunteers \
          translate the documentation, review patches, answer questions on mailing lists, organise \
-         conferences and test release candidates on many hardware architectures."
+         conferences and test release candidates on many hardware architectures. Good mirrors \
+         copy the repository nightly, while security advisories warn administrators about \
+         vulnerable libraries, kernels, browsers and printers before attackers exploit them."
     );
     let read = analyse(tok(), lex, &long);
     let mut distinct = read.concepts.clone();
@@ -308,7 +310,7 @@ fn distinct_concepts_are_the_sorted_distinct_ones() {
     let mut kept = distinct.concepts.clone();
     kept.sort_unstable_by_key(|r| r.1);
     assert_eq!(kept, sorted);
-    // The 32 most specific: the lowest generality, ties by concept.
+    // The most specific (`MAX_STORED_CONCEPTS`): the lowest generality, ties by concept.
     let mut ranked = sorted.clone();
     ranked.sort_unstable();
     let want: Vec<u64> = ranked[..MAX_STORED_CONCEPTS].iter().map(|r| r.1).collect();

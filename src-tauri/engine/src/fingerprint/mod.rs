@@ -32,8 +32,9 @@ pub use simhash::{hamming, similarity, SimHasher};
 /// hashes instead of hashed again; 4: shingle units folded to one Chinese script (Traditional and
 /// Simplified characters, variant forms and Taiwan vocabulary, `text::script`); 5: shingle keys of 31
 /// bits, and concept keys (top bit set) stored with them for copies across Chinese and English; 6: the
-/// lexicon's learned pairs (`assets/lexicon/learned-zh-en.txt.gz`) in the concept keys.
-pub const FINGERPRINT_VERSION: i64 = 6;
+/// lexicon's learned pairs (`assets/lexicon/learned-zh-en.txt.gz`) in the concept keys; 7: up to 48
+/// concept keys stored per paragraph instead of 32 (`crosslang::MAX_STORED_CONCEPTS`).
+pub const FINGERPRINT_VERSION: i64 = 7;
 
 /// A paragraph's stored fingerprints.
 #[derive(Debug, Clone, PartialEq, Eq)]
