@@ -366,8 +366,9 @@ fn the_calibration_manual_set_finds_translations_and_calls_no_same_topic_text_a_
     // 0.037 with 32 stored concepts; 0.049 before a translated passage was kept beside a same-language match of its source's copied
     // names, and before a full stop followed by an ideograph ended a sentence (0.042 since; 0.043 with
     // the passage bars of `PASSAGE_CONFIDENCE`; 0.040 once a plural Latin token kept its singular;
-    // 0.037 once a hyphenated English word stood for its parts).
-    assert!(f.partial_ratio_error <= 0.032, "{f:?}");
+    // 0.037 once a hyphenated English word stood for its parts; 0.031 before the ties of the last
+    // candidate were verified in a library of any size).
+    assert!(f.partial_ratio_error <= 0.031, "{f:?}");
 }
 
 /// The second calibration set (debian-handbook, Publican's HTML): added when the held-out set showed
@@ -392,8 +393,9 @@ fn the_second_calibration_manual_set_holds_its_figures() {
     assert!(f.same_topic_with_translated_passages <= 2, "{f:?}");
     // 0.081 before pairs scoring under `PARTIAL_COVER` could count at `SINGLE_PAIR_CONFIDENCE`, 0.080
     // before a closed English compound the lexicon lacks stood for its two words; 0.077 with 32 stored
-    // concepts (before fingerprint version 7).
-    assert!(f.partial_ratio_error <= 0.074, "{f:?}");
+    // concepts (before fingerprint version 7); 0.073 before the ties of the last candidate were
+    // verified in a library of any size.
+    assert!(f.partial_ratio_error <= 0.070, "{f:?}");
 }
 
 const ZH_OWN: [&str; 3] = [
@@ -678,8 +680,9 @@ fn the_held_out_manual_set_measures_what_the_documentation_says() {
     // 0.068 before a translated passage was kept beside a same-language match of its source's copied
     // names and a full stop followed by an ideograph ended a sentence (0.066 since, 0.061 with the
     // passage bars of `PASSAGE_CONFIDENCE`, 0.054 once a hyphenated English word stood for its parts,
-    // 0.052 once a closed compound did, 0.050 with 48 stored concepts).
-    assert!(f.partial_ratio_error <= 0.051, "{f:?}");
+    // 0.052 once a closed compound did, 0.050 with 48 stored concepts, 0.040 once the ties of the
+    // last candidate were verified in a library of any size).
+    assert!(f.partial_ratio_error <= 0.041, "{f:?}");
 }
 
 /// LibreOffice's help shared by every application and Basic's (calibration): office software, short
@@ -700,16 +703,19 @@ fn the_office_help_calibration_set_holds_its_figures() {
         // 313 and 1 before a sentence pairing out of order needed a source sentence no other pair
         // held: the same-topic paragraph on a Web form's list entries had two sentences on one, and
         // one translation ("Most of them leave an unprinted margin.") was found that way.
-        // 233 and 15 with 32 stored concepts (before fingerprint version 7).
-        en_zh: (253, 238),
-        zh_en: (348, 312),
+        // 233 and 15 with 32 stored concepts (before fingerprint version 7). 238, 312, 14 and 0.056
+        // before the ties of the last candidate were verified in a library of any size: of the 4
+        // same-topic paragraphs given a passage since, 2 hold a sentence that a library paragraph
+        // translates ("Click Convert to carry out the conversion." beside "点击此按钮即可执行转换。").
+        en_zh: (253, 239),
+        zh_en: (348, 314),
         same_topic: (1068, 0),
         // 16 before the passage bars of `PASSAGE_CONFIDENCE` (0.5, and 1.0 under `PARTIAL_COVER`).
-        with_passages: 14,
+        with_passages: 18,
         // 0.0593 before a full stop followed by an ideograph ended a sentence: one document then
         // counted a writer's sentence glued to an inserted translated one (0.0605 since, 0.0564 with
         // the passage bars, 0.0555 with hyphenated words' parts).
-        partial_ratio_error: 0.056,
+        partial_ratio_error: 0.050,
     });
 }
 
@@ -731,8 +737,9 @@ fn the_office_help_held_out_set_measures_what_the_documentation_says() {
         // 215 and 326 before a lone pair beside gap pairs needed `GAP_BACKED_PAIR_CONFIDENCE`; 218
         // before a sentence pairing out of order needed a source sentence no other pair held (two
         // translations had been flagged against another paragraph, two sentences on one of its).
-        // 220, 0.0849 with 32 stored concepts (before fingerprint version 7).
-        en_zh: (266, 231),
+        // 220, 0.0849 with 32 stored concepts (before fingerprint version 7). 231, 8 and 0.072
+        // before the ties of the last candidate were verified in a library of any size.
+        en_zh: (266, 232),
         zh_en: (378, 329),
         same_topic: (951, 4),
         // 10 and 0.086 before the passage bars of `PASSAGE_CONFIDENCE` (0.5, and 1.0 under
@@ -741,8 +748,8 @@ fn the_office_help_held_out_set_measures_what_the_documentation_says() {
         // counted over its truth. 0.0855 → 0.0878 once a hyphenated English word stood for its parts:
         // the same document's "right-clicking" sentence is now found as well; 0.0849 once a closed
         // compound the lexicon lacks stood for its two words.
-        with_passages: 8,
-        partial_ratio_error: 0.073,
+        with_passages: 11,
+        partial_ratio_error: 0.068,
     });
 }
 

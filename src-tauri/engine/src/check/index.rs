@@ -16,7 +16,7 @@ use crate::fingerprint::hamming;
 use crate::library::FlatPrints;
 
 pub use crate::library::shortlist::RARE_POSTINGS_BUDGET;
-use crate::library::shortlist::{reading_order, ConceptQuery};
+use crate::library::shortlist::{reading_order, with_ties, ConceptQuery};
 
 /// Paragraphs of the cross-language shortlist's first keys looked up in its other keys (see
 /// [`Index::shortlist_rare`]), at least: a question whose budget reads more postings probes one for
@@ -33,12 +33,10 @@ pub const PROBED: usize = 2048;
 /// probed with 32 concepts: 218 against 215; 32,768: 218 too, in 5.1 s against 3.3). 1M reads the
 /// fixed budget and probes 2,048 as before (8,192 there: the same 225 found, in 1.03 s against 0.71).
 pub const POSTINGS_PER_PROBED: usize = 64;
-/// From this many library paragraphs on, the cross-language shortlist also gives the paragraphs that
-/// share as many keys as the last one asked for, up to [`TIES_WIDENING`] times as many (see
-/// [`Index::shortlist_rare`]).
+/// From this many library paragraphs on, the cross-language shortlist orders paragraphs tied in shared
+/// keys by the information of the keys they share (see [`Index::shortlist_rare`]).
 pub const TIES_FROM: usize = 100_000;
-/// See [`TIES_FROM`] and [`PROBED`].
-pub const TIES_WIDENING: usize = 16;
+pub use crate::library::shortlist::TIES_WIDENING;
 
 /// Position of a paragraph in the index.
 pub type Slot = u32;
@@ -394,13 +392,16 @@ impl Index {
     ///    paragraphs in slot order, each searched from where the one before was found, `gallop`), so
     ///    that its count is over every key looked up.
     ///
-    /// At least the query's `min_shared`, most first, at most `n`, ties by slot; paragraphs of
-    /// document `exclude` left out. In a library of [`TIES_FROM`] paragraphs or more, ties of shared
-    /// keys go first by the information of the keys shared (`information`, in both steps), and
-    /// those tied in shared keys with the `n`th are given too, at most `n` × [`TIES_WIDENING`] in
-    /// all. Below it the rare keys' weight changed little: on the calibration sets 2 more
-    /// translations, partial translations' ratio 0.001–0.002 nearer the truth, but on the held-out
-    /// libreoffice-apps one more same-topic paragraph flagged (5 of 951). A paragraph holding
+    /// At least the query's `min_shared`, most first, at most `n` and those tied in shared keys with
+    /// the `n`th (`with_ties`: at most `n` × [`TIES_WIDENING`] in all), ties by slot; paragraphs of
+    /// document `exclude` left out. Verifying the ties at every size (from [`TIES_FROM`] on only,
+    /// before) flagged no more same-topic paragraphs on any translation set and took partial
+    /// translations' ratio 0.001–0.010 nearer the truth on each (docs/how-it-works.md, "At scale").
+    /// In a library of [`TIES_FROM`] paragraphs or more, ties of shared keys go first by the
+    /// information of the keys shared (`information`, in both steps). Below it the rare keys' weight
+    /// changed little: on the calibration sets 2 more translations, partial translations' ratio
+    /// 0.001–0.002 nearer the truth, but on the held-out libreoffice-apps one more same-topic
+    /// paragraph flagged (5 of 951). A paragraph holding
     /// fewer than two of the keys read within the budget (none, when one is read) is not found unless
     /// every key is read within it.
     pub fn shortlist_rare(
@@ -480,16 +481,10 @@ impl Index {
                 }
             }
         }
-        if !large {
-            return self.most_shared(tallies.into_iter(), min_shared, n, exclude);
-        }
-        // Many still share as many keys and as much information as the source, or nearly: those
-        // tied in shared keys with the last one asked for are verified too.
+        // Others may share as many keys as the source (in a large library, as much information too,
+        // or nearly): those tied in shared keys with the last one asked for are verified too.
         let mut out = self.most_shared(tallies.into_iter(), min_shared, n * TIES_WIDENING, exclude);
-        if let Some(&(_, last)) = out.get(n.wrapping_sub(1)) {
-            let ties = out[n..].iter().take_while(|c| c.1 == last).count();
-            out.truncate(n + ties);
-        }
+        with_ties(&mut out, n, |c| c.1);
         out
     }
 
@@ -694,7 +689,7 @@ mod tests {
     }
 
     #[test]
-    fn in_a_large_library_the_rare_shortlist_gives_the_ties_of_the_last_candidate_too() {
+    fn the_rare_shortlist_gives_the_ties_of_the_last_candidate_too_in_a_library_of_any_size() {
         // Paragraphs 0..5 hold keys 10..13 (three shared), paragraphs 5..200 keys 10..12 (two), the
         // rest key 1 only (at least 5,000 paragraphs, so that 200 holders stay under the 5 % limit);
         // the question asks for 2 candidates sharing at least 2.
@@ -706,20 +701,40 @@ mod tests {
             })
         };
         let query = one_key_terms(&[10, 11, 12], 2, true);
-        // Small: the first 2, ties by slot.
-        assert_eq!(
-            build(5_000).shortlist_rare(&query, 32, 2, None),
-            vec![(0, 3), (1, 3)]
-        );
-        // Large: all 5 sharing as many as the second; asked for 6 (the 6th shares two), the ties of
-        // the 6th up to 6 × TIES_WIDENING in all.
-        let large = build(TIES_FROM);
         let five: Vec<(Slot, u32)> = (0..5).map(|i| (i, 3)).collect();
-        assert_eq!(large.shortlist_rare(&query, 32, 2, None), five);
-        let want = 6 * TIES_WIDENING;
-        assert!(want < 200);
-        assert_eq!(large.shortlist_rare(&query, 32, 6, None).len(), want);
-        assert_eq!(large.shortlist_rare(&query, 32, 5, None), five);
+        for size in [5_000, TIES_FROM] {
+            let index = build(size);
+            // All 5 sharing as many as the second, not the first 2 by slot.
+            assert_eq!(index.shortlist_rare(&query, 32, 2, None), five, "{size}");
+            assert_eq!(index.shortlist_rare(&query, 32, 5, None), five, "{size}");
+            // Asked for 6 (the 6th shares two): the ties of the 6th up to 6 × TIES_WIDENING in all.
+            let want = 6 * TIES_WIDENING;
+            assert!(want < 200);
+            assert_eq!(
+                index.shortlist_rare(&query, 32, 6, None).len(),
+                want,
+                "{size}"
+            );
+            // Asked for none, none.
+            assert!(index.shortlist_rare(&query, 32, 0, None).is_empty());
+        }
+    }
+
+    #[test]
+    fn with_ties_keeps_the_first_n_and_those_tied_with_the_nth() {
+        let ranked = vec![('a', 5), ('b', 4), ('c', 4), ('d', 4), ('e', 3)];
+        let kept = |n: usize| {
+            let mut v = ranked.clone();
+            with_ties(&mut v, n, |c| c.1);
+            v.iter().map(|c| c.0).collect::<String>()
+        };
+        assert_eq!(kept(1), "a");
+        assert_eq!(kept(2), "abcd");
+        assert_eq!(kept(4), "abcd");
+        assert_eq!(kept(5), "abcde");
+        assert_eq!(kept(9), "abcde");
+        // n = 0 keeps what it is given (the shortlist asks for none and gets none).
+        assert_eq!(kept(0), "abcde");
     }
 
     #[test]
@@ -886,13 +901,14 @@ mod tests {
             min_shared: 2,
             budget_grows: true,
         };
+        // Every paragraph of a group ties with the first (all are given, up to 16 per one asked for).
         let first = index.shortlist_rare(&query(&x), 32, 10, None);
-        assert_eq!(first, (0..10).map(|s| (s, 6)).collect::<Vec<_>>());
+        assert_eq!(first, (0..100).map(|s| (s, 6)).collect::<Vec<_>>());
         for gap in 250..=260 {
             for _ in 0..gap {
                 assert_eq!(
                     index.shortlist_rare(&query(&y), 32, 1, None),
-                    vec![(100, 6)]
+                    (100..116).map(|s| (s, 6)).collect::<Vec<_>>()
                 );
             }
             assert_eq!(

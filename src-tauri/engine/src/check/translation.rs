@@ -9,7 +9,8 @@
 //!    own paragraph shares too few concepts with its source for the paragraph's question.
 //! 2. A library paragraph holding at least [`MIN_SHARED`] of the paragraph's concepts (at least
 //!    [`SENTENCE_MIN_SHARED`] of a sentence's), and at least half as many as the best, is verified: at
-//!    most [`CANDIDATES`] per paragraph and [`SENTENCE_CANDIDATES`] per sentence. Both are split into
+//!    most [`CANDIDATES`] per paragraph and [`SENTENCE_CANDIDATES`] per sentence, and those sharing as
+//!    many as the last of them (`library::shortlist::with_ties`). Both are split into
 //!    sentences and aligned in order (`crosslang::translation`); the share of the paragraph's
 //!    non-whitespace characters in paired sentences is the match's similarity (as a same-language
 //!    copy's is the share in copied passages).

@@ -124,13 +124,21 @@ impl Sentence {
 fn latin_tokens(text: &str, language: Language) -> (Vec<u64>, Vec<u64>) {
     let (mut latin, mut numbers) = (Vec::new(), Vec::new());
     let mut lower = String::new();
-    // Bytes, not characters: every byte of a character beyond ASCII is a separator too.
-    let tokens = text
-        .as_bytes()
-        .split(|b| !b.is_ascii_alphanumeric())
-        .filter_map(|t| std::str::from_utf8(t).ok());
-    for token in tokens {
-        if token.is_empty() || (token.len() < 2 && !token.as_bytes()[0].is_ascii_digit()) {
+    // Runs of ASCII letters and digits, found in the bytes (every byte of a character beyond ASCII is
+    // a separator too, and a run's bounds are character bounds).
+    let bytes = text.as_bytes();
+    let mut end = 0;
+    while end < bytes.len() {
+        if !bytes[end].is_ascii_alphanumeric() {
+            end += 1;
+            continue;
+        }
+        let start = end;
+        while end < bytes.len() && bytes[end].is_ascii_alphanumeric() {
+            end += 1;
+        }
+        let token = &text[start..end];
+        if token.len() < 2 && !bytes[start].is_ascii_digit() {
             continue;
         }
         // Normalised text is lower case already: a copy only when it is not.

@@ -22,6 +22,21 @@ use crate::error::Result;
 /// `rare_budget`: from 1,310,720 paragraphs on); the server path reads this many at most.
 pub const RARE_POSTINGS_BUDGET: usize = 65_536;
 
+/// How many times as many candidates as asked for the cross-language shortlist gives at most, so
+/// that those tied in shared keys with the last one asked for are verified too ([`with_ties`]).
+pub const TIES_WIDENING: usize = 16;
+
+/// Keep of `ranked` (most shared keys first, `shared` of each) the first `n` and those after them
+/// that share as many keys as the `n`th: which of several paragraphs tied with the source is verified
+/// is then not decided by where each lies in the library.
+pub fn with_ties<T>(ranked: &mut Vec<T>, n: usize, shared: impl Fn(&T) -> u32) {
+    let Some(last) = n.checked_sub(1).and_then(|i| ranked.get(i)).map(&shared) else {
+        return;
+    };
+    let ties = ranked[n..].iter().take_while(|c| shared(c) == last).count();
+    ranked.truncate(n + ties);
+}
+
 /// A shortlisted library paragraph: what the checker needs of it before reading its text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Candidate {

@@ -7,7 +7,8 @@ use rayon::prelude::*;
 use super::{as_stored, split, PgLibrary};
 use crate::error::Result;
 use crate::library::shortlist::{
-    rare_limit, reading_order, Candidate, ConceptQuery, KeyQuery, Shortlist, Shortlisted,
+    rare_limit, reading_order, with_ties, Candidate, ConceptQuery, KeyQuery, Shortlist,
+    Shortlisted, TIES_WIDENING,
 };
 
 /// Postings of a submission's keys, as the server's key index holds them: each key's paragraphs in id
@@ -96,13 +97,17 @@ pub(super) fn paragraph_prints(
 
 /// For each query's shared-key counts: those with at least its `min_shared` and not in document
 /// `exclude`, most first, ties by paragraph id, at most `n`; as candidates (`Index::most_shared`).
+/// With `ties`, those tied in shared keys with the `n`th too, at most `n` × [`TIES_WIDENING`] in
+/// all (`library::shortlist::with_ties`, as the in-memory index's cross-language shortlist).
 pub(super) fn most_shared(
     c: &mut Client,
     helper: Option<&mut Client>,
     counted: Vec<(Vec<(i64, u32)>, u32)>,
     n: usize,
+    ties: bool,
     exclude: Option<i64>,
 ) -> std::result::Result<Vec<Shortlisted>, postgres::Error> {
+    let wanted = if ties { n * TIES_WIDENING } else { n };
     let rank = |list: &mut Vec<(i64, u32)>| {
         list.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)))
     };
@@ -113,7 +118,7 @@ pub(super) fn most_shared(
                 list.into_iter().filter(|&(_, s)| s >= min_shared).collect();
             rank(&mut list);
             if exclude.is_none() {
-                list.truncate(n);
+                list.truncate(wanted);
             }
             list
         })
@@ -125,7 +130,8 @@ pub(super) fn most_shared(
     Ok(lists
         .iter_mut()
         .map(|list| {
-            list.iter()
+            let mut out: Shortlisted = list
+                .iter()
                 .filter_map(|&(id, shared)| {
                     let &(document_id, simhash) = prints.get(&id)?;
                     (exclude != Some(document_id)).then_some((
@@ -137,8 +143,12 @@ pub(super) fn most_shared(
                         shared,
                     ))
                 })
-                .take(n)
-                .collect()
+                .take(wanted)
+                .collect();
+            if ties {
+                with_ties(&mut out, n, |c| c.1);
+            }
+            out
         })
         .collect())
 }
@@ -177,7 +187,7 @@ impl Shortlist for PgLibrary {
                     (counts.into_iter().collect(), q.min_shared)
                 })
                 .collect();
-            most_shared(c, helper, counted, n, exclude)
+            most_shared(c, helper, counted, n, false, exclude)
         })
     }
 
@@ -194,8 +204,8 @@ impl Shortlist for PgLibrary {
             // in-memory index (`library::shortlist::rare_limit`); one held by more than the budget is
             // never read either (it would pass the budget alone). Unlike the in-memory index,
             // paragraphs are counted over the keys read only (no second step that looks the best of
-            // them up in the other keys' postings), ties go by paragraph id, and the budget does
-            // not grow with the library.
+            // them up in the other keys' postings), ties go by paragraph id (those tied with the last
+            // asked for given too, as there), and the budget does not grow with the library.
             let paragraphs = usize::try_from(paragraph_count(c)?).unwrap_or(0);
             let limit = rare_limit(paragraphs).min(budget + 1) as i64;
             // Each paragraph reads only its first keys, so the keys' counters are read first and the
@@ -240,7 +250,7 @@ impl Shortlist for PgLibrary {
                     (counts, q.min_shared)
                 })
                 .collect();
-            most_shared(c, helper, counted, n, exclude)
+            most_shared(c, helper, counted, n, true, exclude)
         })
     }
 
