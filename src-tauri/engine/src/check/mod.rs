@@ -329,6 +329,8 @@ pub struct Checker<'a> {
     settings: CheckSettings,
     /// The seed method's index of the library (in the [`Index`]'s slot order), for those methods.
     seeds: Option<&'a SeedIndex>,
+    /// Library paragraphs the cross-language verification has read.
+    readings: translation::Readings,
 }
 
 impl<'a> Checker<'a> {
@@ -345,6 +347,7 @@ impl<'a> Checker<'a> {
             fingerprinter,
             settings,
             seeds: None,
+            readings: Default::default(),
         }
     }
 
@@ -363,7 +366,14 @@ impl<'a> Checker<'a> {
             fingerprinter,
             settings,
             seeds: None,
+            readings: Default::default(),
         }
+    }
+
+    /// Forget the library paragraphs the cross-language verification has read (a checker keeps them
+    /// for its next checks): the next check reads its candidates as a first check does.
+    pub fn clear_readings(&self) {
+        self.readings.clear();
     }
 
     /// Search with a seed method's index of the library's paragraphs (built over the same library, one
@@ -465,6 +475,7 @@ impl<'a> Checker<'a> {
             translation::add_translations(
                 self.library,
                 self.shortlist,
+                &self.readings,
                 self.fingerprinter,
                 threshold,
                 keep,
@@ -483,9 +494,23 @@ fn fetch<'c, T: Send>(
     candidates: impl Iterator<Item = &'c Candidate>,
     read: impl Fn(&str) -> T + Sync,
 ) -> Result<HashMap<i64, (Arc<SourceParagraph>, T)>> {
+    fetch_ids(library, distinct_ids(candidates), read)
+}
+
+/// The distinct paragraph ids of `candidates`, in order.
+fn distinct_ids<'c>(candidates: impl Iterator<Item = &'c Candidate>) -> Vec<i64> {
     let mut ids: Vec<i64> = candidates.map(|c| c.paragraph_id).collect();
     ids.sort_unstable();
     ids.dedup();
+    ids
+}
+
+/// [`fetch`] of paragraphs by their (distinct) ids.
+fn fetch_ids<T: Send>(
+    library: &dyn Sources,
+    ids: Vec<i64>,
+    read: impl Fn(&str) -> T + Sync,
+) -> Result<HashMap<i64, (Arc<SourceParagraph>, T)>> {
     if ids.is_empty() {
         return Ok(HashMap::new());
     }

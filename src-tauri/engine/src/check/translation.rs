@@ -32,7 +32,8 @@
 //! language (a mixed-language paragraph, for the commands a translation keeps) is replaced by its
 //! translation when that reaches the threshold and covers more.
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use rayon::prelude::*;
 
@@ -41,7 +42,7 @@ use crate::crosslang::{self, ConceptTerms, Language, Sentence};
 use crate::error::Result;
 use crate::fingerprint::{hamming, Fingerprinter};
 use crate::library::shortlist::{ConceptQuery, Shortlisted};
-use crate::library::Sources;
+use crate::library::{SourceParagraph, Sources};
 use crate::text::normalize;
 
 /// The default translation threshold: the share of a submission paragraph that must translate one
@@ -103,6 +104,62 @@ pub const PASSAGE_CONFIDENCE: f64 = 0.5;
 /// A paragraph copied at least this much in its own language is not searched across languages.
 pub const SAME_LANGUAGE_ENOUGH: f64 = 0.5;
 
+/// Library paragraphs kept by a checker once the verification has read them (each with its
+/// sentences), for as long as the checker lives: one snapshot of the library, one run of checks,
+/// whose documents on one subject share many candidates. At most [`READINGS_KEPT`] between checks
+/// (past that the store starts again).
+#[derive(Default)]
+pub(super) struct Readings(Mutex<HashMap<i64, Arc<Reading>>>);
+
+/// A library paragraph and its sentences, as the verification reads it.
+type Reading = (Arc<SourceParagraph>, Vec<Sentence>);
+
+/// See [`Readings`] (a paragraph with its sentences is a few kilobytes).
+const READINGS_KEPT: usize = 16_384;
+
+impl Readings {
+    pub(super) fn clear(&self) {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clear();
+    }
+
+    /// The candidates' paragraphs by id: those read before as they were, the others fetched and read
+    /// by `read` (`super::fetch`) and kept.
+    fn get<'c>(
+        &self,
+        library: &dyn Sources,
+        candidates: impl Iterator<Item = &'c super::Candidate>,
+        read: impl Fn(&str) -> Vec<Sentence> + Sync,
+    ) -> Result<HashMap<i64, Arc<Reading>>> {
+        let lock = || self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut out = HashMap::new();
+        let mut missing = super::distinct_ids(candidates);
+        {
+            let kept = lock();
+            missing.retain(|id| match kept.get(id) {
+                Some(r) => {
+                    out.insert(*id, Arc::clone(r));
+                    false
+                }
+                None => true,
+            });
+        }
+        let fetched = super::fetch_ids(library, missing, read)?;
+        let mut kept = lock();
+        if kept.len() + fetched.len() > READINGS_KEPT {
+            kept.clear();
+        }
+        for (id, reading) in fetched {
+            let reading = Arc::new(reading);
+            kept.insert(id, Arc::clone(&reading));
+            out.insert(id, reading);
+        }
+        Ok(out)
+    }
+}
+
 /// A searched submission paragraph as read: its sentences of its language, its concept keys tagged
 /// with the other language, and each sentence's (when it has several sentences).
 struct Read {
@@ -132,9 +189,11 @@ fn query(terms: &ConceptTerms, min_shared: u32, budget_grows: bool) -> ConceptQu
 
 /// Add the translations found for each paragraph to `results` (which hold the same-language matches),
 /// keeping at most `keep` matches per paragraph.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn add_translations(
     library: &dyn Sources,
     shortlist: &dyn Shortlist,
+    readings: &Readings,
     fingerprinter: &Fingerprinter,
     threshold: f64,
     keep: usize,
@@ -247,7 +306,7 @@ pub(super) fn add_translations(
         .collect();
 
     // The candidates' texts, fetched once each, and their sentences.
-    let sources = super::fetch(
+    let sources = readings.get(
         library,
         prepared.iter().flatten().flat_map(|p| p.candidates.iter()),
         |text| crosslang::sentences(tokenizer, lexicon, text),
@@ -263,9 +322,10 @@ pub(super) fn add_translations(
             let Some(p) = p else { return };
             let mut print = None;
             for c in &p.candidates {
-                let Some((src, src_sentences)) = sources.get(&c.paragraph_id) else {
+                let Some(reading) = sources.get(&c.paragraph_id) else {
                     continue;
                 };
+                let (src, src_sentences) = &**reading;
                 // A (mixed-language) library paragraph already found in the same language (the
                 // commands and names a translation keeps): the translation replaces that match when
                 // it reaches the threshold and covers more; under the threshold it is kept beside
@@ -392,4 +452,78 @@ fn convincing(
 fn key_range(language: Language) -> (u32, u32) {
     let lo = crosslang::index_keys(language, &[0])[0];
     (lo, lo | 0x3FFF_FFFF)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::library::shortlist::Candidate;
+    use crate::library::Role;
+
+    /// A library of paragraphs `text {id}` that records which ids each fetch asked for.
+    #[derive(Default)]
+    struct Counted(Mutex<Vec<Vec<i64>>>);
+
+    impl Sources for Counted {
+        fn source_paragraphs(&self, ids: &[i64]) -> Result<HashMap<i64, SourceParagraph>> {
+            self.0.lock().unwrap().push(ids.to_vec());
+            Ok(ids
+                .iter()
+                .map(|&id| {
+                    let p = SourceParagraph {
+                        paragraph_id: id,
+                        document_id: 1,
+                        document_title: String::new(),
+                        document_path: String::new(),
+                        document_role: Role::Source,
+                        document_author: None,
+                        index: 0,
+                        text: format!("text {id}"),
+                        common: false,
+                    };
+                    (id, p)
+                })
+                .collect())
+        }
+    }
+
+    fn candidates(ids: &[i64]) -> Vec<Candidate> {
+        ids.iter()
+            .map(|&paragraph_id| Candidate {
+                paragraph_id,
+                document_id: 1,
+                simhash: 0,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_library_paragraph_is_fetched_and_read_once_while_the_checker_keeps_it() {
+        let library = Counted::default();
+        let readings = Readings::default();
+        let reads = std::sync::atomic::AtomicUsize::new(0);
+        let read = |_: &str| {
+            reads.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            Vec::new()
+        };
+        let first = readings
+            .get(&library, candidates(&[3, 1, 3]).iter(), read)
+            .unwrap();
+        let second = readings
+            .get(&library, candidates(&[1, 2]).iter(), read)
+            .unwrap();
+        // Only paragraph 2 is new the second time; paragraph 1 is the same reading.
+        assert_eq!(*library.0.lock().unwrap(), vec![vec![1, 3], vec![2]]);
+        assert_eq!(reads.load(std::sync::atomic::Ordering::Relaxed), 3);
+        assert!(Arc::ptr_eq(&first[&1], &second[&1]));
+        assert_eq!(second[&2].0.text, "text 2");
+        assert_eq!(second.len(), 2);
+        // Cleared, everything is fetched again.
+        readings.clear();
+        readings
+            .get(&library, candidates(&[1]).iter(), read)
+            .unwrap();
+        assert_eq!(library.0.lock().unwrap().last(), Some(&vec![1]));
+        assert_eq!(reads.load(std::sync::atomic::Ordering::Relaxed), 4);
+    }
 }
