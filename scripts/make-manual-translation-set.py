@@ -34,10 +34,12 @@ neither. The set:
   paragraph of its own language: it would be a copy, not a negative.
 - partial translations (`copied: true`, obfuscation `partial-translation`, `scored: false`: a paragraph
   is not flagged for them, but they count in the document's figures): a paragraph of the documents of
-  neither group (in help pages, not one the library nearly holds in its own language) with one or two
-  sentences inserted at sentence ends that translate sentences of library paragraphs of the other
-  language (from pairs whose two editions have the same number of sentences, paired in order);
-  `copied_chars` counts the inserted sentences' non-whitespace characters.
+  neither group (not one whose translation the library nearly holds, nor in help pages one the
+  library nearly holds in its own language, nor one with a sentence of 5 words or more that a library
+  paragraph nearly holds, or whose translation one does) with one or two sentences inserted at
+  sentence ends that translate sentences of library paragraphs of the other language (from pairs
+  whose two editions have the same number of sentences, paired in order); `copied_chars` counts the
+  inserted sentences' non-whitespace characters.
 Query documents hold 12 paragraphs of one language each, translations and negatives shuffled; the
 partial translations are in documents of their own (`partial-*`), 6 each, with as many same-topic
 paragraphs, so that a document's copy ratio can be compared with the truth's (`copy_ratio`).
@@ -220,6 +222,14 @@ def in_library(text, library_lang):
     return any(len(w & words(t)) > 0.5 * len(w) for _, _, t, _ in library_lang)
 
 
+def repeated(sentence, library_lang):
+    """Whether a sentence of a writer's own text is (nearly) in one library paragraph of its language
+    (`in_library`): manuals repeat sentences (a section's cross-reference, a note), and the writer's
+    text would then hold a copy. Sentences of fewer than 5 words (bigrams) are left alone: a paragraph
+    of the same manual holds half of those by chance."""
+    return len(words(sentence)) >= 5 and in_library(sentence, library_lang)
+
+
 def fetch(manual, debs):
     os.makedirs(debs, exist_ok=True)
     root = os.path.join(debs, manual + "-tree")
@@ -355,20 +365,29 @@ def main():
                     for a_, b_ in zip(es, zs):
                         if len(a_.split()) >= 8 and len(CJK.findall(b_)) >= 15:
                             sentence_pairs[lang].append((f"library/{name}-{lang}.txt", i, a_, b_))
-    own = {"en": [], "zh": []}
+    own = {"en": [], "zh": []}  # (text, its translation)
     for name, pairs in neither:
         for e, z in pairs:
             if len(sentences(e)) >= 2 and len(sentences(z)) >= 2:
-                own["en"].append(e)
-                own["zh"].append(z)
+                own["en"].append((e, z))
+                own["zh"].append((z, e))
     partials = {"en": [], "zh": []}
     used_own = set()
     for lang in ("en", "zh"):
         library_lang = "zh" if lang == "en" else "en"
         rng.shuffle(own[lang])
         picks = rng.sample(sentence_pairs[library_lang], min(len(sentence_pairs[library_lang]), 2 * PARTIALS_PER_LANGUAGE))
-        # The writer's own text must be theirs: not (nearly) a library paragraph of its language.
-        mine = [t for t in own[lang] if not (repeats and in_library(t, library[lang]))]
+        # The writer's own text must be theirs: not (nearly) a library paragraph of its language, and
+        # its translation not (nearly) one of the other language (help pages repeat paragraphs, and a
+        # writer's paragraph that translates one is a copy, which the truth would count as their own).
+        mine = [
+            t
+            for t, twin in own[lang]
+            if not (repeats and in_library(t, library[lang]))
+            and not in_library(twin, library[library_lang])
+            and not any(repeated(x, library[lang]) for x in sentences(t))
+            and not any(repeated(x, library[library_lang]) for x in sentences(twin))
+        ]
         for k, text in enumerate(mine[:PARTIALS_PER_LANGUAGE]):
             used_own.add(text)
             inserted = picks[2 * k : 2 * k + rng.choice((1, 2))]

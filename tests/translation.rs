@@ -367,8 +367,9 @@ fn the_calibration_manual_set_finds_translations_and_calls_no_same_topic_text_a_
     // names, and before a full stop followed by an ideograph ended a sentence (0.042 since; 0.043 with
     // the passage bars of `PASSAGE_CONFIDENCE`; 0.040 once a plural Latin token kept its singular;
     // 0.037 once a hyphenated English word stood for its parts; 0.031 before the ties of the last
-    // candidate were verified in a library of any size).
-    assert!(f.partial_ratio_error <= 0.031, "{f:?}");
+    // candidate were verified in a library of any size; 0.030 since, 0.027 in stop 60's draw, whose
+    // writers' own text holds no sentence the library nearly holds in either language).
+    assert!(f.partial_ratio_error <= 0.028, "{f:?}");
 }
 
 /// The second calibration set (debian-handbook, Publican's HTML): added when the held-out set showed
@@ -384,7 +385,7 @@ fn the_second_calibration_manual_set_holds_its_figures() {
         // 0.888 and 0.898 before gap pairs (`crosslang::GAP_COVER`), 0.907 and 0.922 with them.
         assert!(found as f64 >= 0.90 * n as f64, "{direction}: {f:?}");
     }
-    assert_eq!(f.same_topic.0, 767, "{f:?}");
+    assert_eq!(f.same_topic.0, 765, "{f:?}");
     // 3 before step 6's model read each side's cover and words.
     assert!(f.same_topic.1 <= 1, "{f:?}");
     // 1 before a sentence of a Chinese paragraph with any ideograph was Chinese: the second is the
@@ -394,8 +395,10 @@ fn the_second_calibration_manual_set_holds_its_figures() {
     // 0.081 before pairs scoring under `PARTIAL_COVER` could count at `SINGLE_PAIR_CONFIDENCE`, 0.080
     // before a closed English compound the lexicon lacks stood for its two words; 0.077 with 32 stored
     // concepts (before fingerprint version 7); 0.073 before the ties of the last candidate were
-    // verified in a library of any size.
-    assert!(f.partial_ratio_error <= 0.070, "{f:?}");
+    // verified in a library of any size, 0.069 since. Stop 60's draw, whose writers' own text holds
+    // no sentence the library nearly holds in either language (the generator checked negatives for
+    // that, not own text), puts other own text around the inserted sentences: 0.076, the same code.
+    assert!(f.partial_ratio_error <= 0.077, "{f:?}");
 }
 
 const ZH_OWN: [&str; 3] = [
@@ -669,20 +672,23 @@ fn the_held_out_manual_set_measures_what_the_documentation_says() {
     // 100 before a lone pair beside gap pairs needed `GAP_BACKED_PAIR_CONFIDENCE` instead of
     // `SINGLE_PAIR_CONFIDENCE`; 101 with 32 stored concepts (before fingerprint version 7).
     assert!(found >= 103, "{f:?}");
-    assert_eq!(f.same_topic.0, 392, "{f:?}");
-    // 1 of 392 (4 before single-pair matches needed `SINGLE_PAIR_CONFIDENCE`).
-    assert!(f.same_topic.1 <= 1, "{f:?}");
+    assert_eq!(f.same_topic.0, 389, "{f:?}");
+    // 2 of 389 in stop 60's draw (0.51 %): one, on the installer's network probe, has a library
+    // counterpart that translates an older version of it; the other's second sentence says what a
+    // library sentence says (resizing a FAT or NTFS partition at the partitioning step). 1 of 392
+    // before, 4 before single-pair matches needed `SINGLE_PAIR_CONFIDENCE`.
+    assert!(f.same_topic.1 <= 2, "{f:?}");
     // 10 with a translated passage before passages needed `PASSAGE_CONFIDENCE`, 0.059 off; 7 and
     // 0.058 with 8 candidates, before the bar rose with step 6's twelve-feature model.
     // 6 before the passage bars of `PASSAGE_CONFIDENCE` (0.5, and 1.0 under `PARTIAL_COVER`), 7 before
-    // a plural Latin token kept its singular (`crosslang`'s anchors).
-    assert!(f.same_topic_with_translated_passages <= 8, "{f:?}");
+    // a plural Latin token kept its singular (`crosslang`'s anchors); 8 before stop 60's draw.
+    assert!(f.same_topic_with_translated_passages <= 10, "{f:?}");
     // 0.068 before a translated passage was kept beside a same-language match of its source's copied
     // names and a full stop followed by an ideograph ended a sentence (0.066 since, 0.061 with the
     // passage bars of `PASSAGE_CONFIDENCE`, 0.054 once a hyphenated English word stood for its parts,
     // 0.052 once a closed compound did, 0.050 with 48 stored concepts, 0.040 once the ties of the
-    // last candidate were verified in a library of any size).
-    assert!(f.partial_ratio_error <= 0.041, "{f:?}");
+    // last candidate were verified in a library of any size; 0.055 in stop 60's draw, the same code).
+    assert!(f.partial_ratio_error <= 0.055, "{f:?}");
 }
 
 /// LibreOffice's help shared by every application and Basic's (calibration): office software, short
@@ -709,20 +715,25 @@ fn the_office_help_calibration_set_holds_its_figures() {
         // translates ("Click Convert to carry out the conversion." beside "点击此按钮即可执行转换。").
         en_zh: (253, 239),
         zh_en: (348, 314),
-        same_topic: (1068, 0),
+        // 0 of 1,068 and 18 before stop 60's draw, whose writers' own text holds no sentence the
+        // library nearly holds in either language (the generator checked negatives for that, not
+        // own text), which changed the negatives too. The one flagged since ends "The global
+        // settings are automatically saved.", which a library paragraph translates ("这些设置会自动
+        // 保存。"): the help repeats it.
+        same_topic: (1059, 1),
         // 16 before the passage bars of `PASSAGE_CONFIDENCE` (0.5, and 1.0 under `PARTIAL_COVER`).
-        with_passages: 18,
+        with_passages: 19,
         // 0.0593 before a full stop followed by an ideograph ended a sentence: one document then
         // counted a writer's sentence glued to an inserted translated one (0.0605 since, 0.0564 with
-        // the passage bars, 0.0555 with hyphenated words' parts).
-        partial_ratio_error: 0.050,
+        // the passage bars, 0.0555 with hyphenated words' parts, 0.049 before stop 60's draw).
+        partial_ratio_error: 0.054,
     });
 }
 
 /// LibreOffice's applications' own help (Writer, Calc, Impress, Draw, Base, Chart, Math): held out, made
 /// from other pages than the calibration set's and measured once the rules were settled
-/// (docs/how-it-works.md, "Copies by translation"); the floors hold what was measured: 4 of 951
-/// same-topic paragraphs flagged (0.42 %, the target 0.5 %; 5 before a lone joined pair needed
+/// (docs/how-it-works.md, "Copies by translation"); the floors hold what was measured: 4 of 941
+/// same-topic paragraphs flagged (0.43 %, the target 0.5 %; 5 before a lone joined pair needed
 /// `SINGLE_JOINED_PAIR_CONFIDENCE`, 6 before step 6's twelve-feature model). Its first
 /// draw held 185 same-topic paragraphs the library holds in their own language; on it earlier rules
 /// flagged 9 of 1,210, 10 before the words' order and `SEVERAL_PAIRS_CONFIDENCE`, 109 before
@@ -741,15 +752,18 @@ fn the_office_help_held_out_set_measures_what_the_documentation_says() {
         // before the ties of the last candidate were verified in a library of any size.
         en_zh: (266, 232),
         zh_en: (378, 329),
-        same_topic: (951, 4),
+        // 4 of 951 before stop 60's draw.
+        same_topic: (941, 4),
         // 10 and 0.086 before the passage bars of `PASSAGE_CONFIDENCE` (0.5, and 1.0 under
         // `PARTIAL_COVER`); 0.082 before a plural Latin token kept its singular: one document's
         // inserted translated sentence ("serifs") is now found, and that document was already
         // counted over its truth. 0.0855 → 0.0878 once a hyphenated English word stood for its parts:
         // the same document's "right-clicking" sentence is now found as well; 0.0849 once a closed
         // compound the lexicon lacks stood for its two words.
-        with_passages: 11,
-        partial_ratio_error: 0.068,
+        // 11 and 0.067 before stop 60's draw, where two documents counted over their truth a writer's
+        // own paragraph that translates a library paragraph (the help repeats paragraphs).
+        with_passages: 13,
+        partial_ratio_error: 0.084,
     });
 }
 
