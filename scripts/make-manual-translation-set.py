@@ -377,9 +377,10 @@ def main():
         library_lang = "zh" if lang == "en" else "en"
         rng.shuffle(own[lang])
         picks = rng.sample(sentence_pairs[library_lang], min(len(sentence_pairs[library_lang]), 2 * PARTIALS_PER_LANGUAGE))
-        # The writer's own text must be theirs: not (nearly) a library paragraph of its language, and
-        # its translation not (nearly) one of the other language (help pages repeat paragraphs, and a
-        # writer's paragraph that translates one is a copy, which the truth would count as their own).
+        # The writer's own text must be theirs: not (nearly) a library paragraph of its language, its
+        # translation not (nearly) one of the other language, and no sentence of either (nearly) in a
+        # library paragraph (`repeated`): manuals repeat paragraphs and notes, and a writer's text that
+        # copies or translates one is a copy, which the truth would count as their own.
         mine = [
             t
             for t, twin in own[lang]
